@@ -1,0 +1,393 @@
+"""From normalized lines to a report: rule hits, grouping across workers, ranking, unknowns.
+
+`Analyzer.add(line)` takes candidate lines in order (one or several sources) and returns the
+rules that produced their first hit on that line, so `run` and `--follow` can announce errors as
+they appear. `Analyzer.report()` builds the report:
+
+- hits of one rule are one finding; hits of one worker within a few lines are one occurrence;
+  `count` adds occurrences over workers plus Ray's `[repeated Nx across cluster]`;
+- a hit on a Ray envelope line (`RayTaskError(OutOfMemoryError): ray::...`) knows only the
+  exception type: medium confidence, and it does not count when the inner error is also seen;
+- ranking: root causes before symptoms, then confidence, then the earliest line;
+- exceptions no rule knows are listed as unrecognized, with a fingerprint, the deepest verl
+  frame and the phase (from the Ray envelope or the frames).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from .catalog import Catalog, Target
+from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
+from .context import ContextCollector
+from .fingerprint import fingerprint
+from .normalize import NO_WORKER, Line, Worker
+from .prefilter import LineSearcher
+from .templates import fill_placeholders
+from .rules import Rule, pick
+from .versions import satisfies
+
+REGEX_TIMEOUT = 0.05  # seconds per regex search on one line
+OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
+MAX_EVIDENCE = 3
+MAX_WORKERS = 256
+MAX_UNRECOGNIZED = 20
+MAX_ENVELOPES = 64
+FRAME_LOOKBACK = 80
+_CONF_RANK = {"high": 0, "medium": 1, "low": 2}
+_GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
+
+
+@dataclass
+class _Occurrence:
+    worker: Worker
+    last_line: int
+
+
+@dataclass
+class _RuleState:
+    rule: Rule
+    first: Line | None = None
+    first_conf: str = "low"
+    best_conf: str = "low"
+    evidence: list[Line] = field(default_factory=list)
+    evidence_worker: Worker | None = None
+    count: int = 0
+    envelope_count: int = 0
+    workers: dict[tuple[object, ...], Worker] = field(default_factory=dict)
+    envelope_workers: dict[tuple[object, ...], Worker] = field(default_factory=dict)
+    workers_total: int = 0
+    hosts: set[str] = field(default_factory=set)
+    occurrences: dict[tuple[object, ...], int] = field(default_factory=dict)  # worker -> last line
+    groups: dict[str, str] = field(default_factory=dict)
+    phase: str | None = None
+    phase_detail: str | None = None
+
+
+@dataclass
+class _Unknown:
+    line: Line
+    exc: ExceptionLine
+    count: int
+    phase: str | None
+    verl_frame: str | None
+
+
+class Analyzer:
+    """Feeds normalized lines through the catalog; see the module docstring."""
+
+    def __init__(self, catalog: Catalog, lang: str = "en") -> None:
+        self.catalog = catalog
+        self.lang = lang
+        self.searcher = LineSearcher(catalog.literals)
+        self.states: dict[str, _RuleState] = {}
+        self.context = ContextCollector()
+        self.lines_seen = 0
+        self.timeouts: list[str] = []
+        self._timed_out: set[str] = set()
+        self._unknown: dict[str, _Unknown] = {}
+        self._echoes: list[tuple[Line, str | None]] = []
+        self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
+        self._frames: dict[tuple[object, ...], deque[tuple[int, Frame]]] = {}
+        self._clue_hits: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._facts: dict[int, list[tuple[int, dict[str, str]]]] = {}
+        self.sources_order: list[str] = []
+
+    # ------------------------------------------------------------------ per line
+
+    def add(self, line: Line) -> list[str]:
+        """Analyze one candidate line; returns codes of rules first hit on this line."""
+        self.lines_seen += 1
+        if line.source not in self.sources_order:
+            self.sources_order.append(line.source)
+        present = self.searcher.present(line.text)
+        if not present:
+            return []
+        sigs: dict[int, set[int]] = {}
+        clues: list[Target] = []
+        facts: set[int] = set()
+        kinds: set[str] = set()
+        for li in present:
+            for t in self.catalog.targets[li]:
+                if t.rule < 0:
+                    kinds.add(t.kind)
+                elif t.kind == "sig":
+                    sigs.setdefault(t.rule, set()).add(t.index)
+                elif t.kind == "clue":
+                    clues.append(t)
+                else:
+                    facts.add(t.rule)
+        if "context" in kinds or line.is_config or "frame" in kinds:
+            self.context.add(line)
+        if line.is_config:
+            return []
+        fr = frame(line.text) if "frame" in kinds else None
+        if fr is not None and fr.is_verl:
+            self._frames_of(line.worker).append((line.number, fr))
+        env = envelope(line.text) if "envelope" in kinds else None
+        if env is not None:
+            self._envelopes.append((line, env))
+        new: list[str] = []
+        hit_any = False
+        for ri, sig_idx in sigs.items():
+            rule = self.catalog.rules[ri]
+            groups = self._matches(rule, line, sig_idx)
+            if groups is not None:
+                hit_any = True
+                if self._record(rule, line, "medium" if env is not None else "high", groups):
+                    new.append(rule.id)
+        for t in clues:
+            rule = self.catalog.rules[t.rule]
+            code = self._clue(rule, t, line)
+            if code:
+                new.append(code)
+        for ri in facts:
+            self._fact(ri, line)
+        if not hit_any and fr is None and "exception" in kinds:
+            self._maybe_unknown(line, env)
+        elif not hit_any and env is None and is_echo(line.text):
+            self._echoes.append((line, None))
+        return new
+
+    def _frames_of(self, worker: Worker) -> deque[tuple[int, Frame]]:
+        key = worker.key()
+        frames = self._frames.get(key)
+        if frames is None:
+            if len(self._frames) > MAX_WORKERS:
+                self._frames.clear()
+            frames = self._frames[key] = deque(maxlen=16)
+        return frames
+
+    def _search(self, rule: Rule, pattern: Any, text: str, line: Line) -> Any:
+        try:
+            return pattern.search(text, timeout=REGEX_TIMEOUT)
+        except TimeoutError:
+            if rule.id not in self._timed_out:
+                self._timed_out.add(rule.id)
+                self.timeouts.append(f"rule {rule.id} timed out on line {line.number} of {line.source}")
+            return None
+
+    def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> dict[str, str] | None:
+        """The named groups of the first signature that matches, or None (also when excluded)."""
+        match = None
+        res = rule.signature_res
+        for i in sorted(sig_idx):
+            match = self._search(rule, res[i], line.text, line)
+            if match:
+                break
+        if not match or self._excluded(rule, line):
+            return None
+        return {k: v for k, v in match.groupdict().items() if v}
+
+    def _excluded(self, rule: Rule, line: Line) -> bool:
+        return any(self._search(rule, ex, line.text, line) for ex in rule.exclude_res)
+
+    def _record(self, rule: Rule, line: Line, conf: str, groups: dict[str, str] | None = None) -> bool:
+        """Add a hit; True when it is the rule's first."""
+        state = self.states.get(rule.id)
+        is_new = state is None
+        if state is None:
+            state = self.states[rule.id] = _RuleState(rule)
+        for k, v in (groups or {}).items():
+            state.groups.setdefault(k, v)
+        if state.first is None or _CONF_RANK[conf] < _CONF_RANK[state.first_conf]:
+            # First hit, or a stronger kind of evidence than before: it leads the finding.
+            state.first, state.first_conf = line, conf
+            state.evidence, state.evidence_worker = [line], line.worker
+            state.phase = None
+        elif (conf == state.first_conf and line.worker == state.evidence_worker
+              and len(state.evidence) < MAX_EVIDENCE and line.source == state.evidence[-1].source
+              and line.number - state.evidence[-1].number <= OCCURRENCE_GAP):
+            state.evidence.append(line)
+        state.best_conf = state.first_conf
+        self._count(state, line, conf)
+        if state.phase is None and conf == state.first_conf:
+            state.phase, state.phase_detail = self._phase_for(line)
+        return is_new
+
+    def _count(self, state: _RuleState, line: Line, conf: str) -> None:
+        """Occurrences per worker; envelope hits are counted apart (they echo the inner error)."""
+        envelope_hit = conf == "medium"
+        key = (line.source, *line.worker.key(), envelope_hit)
+        last = state.occurrences.get(key)
+        added = line.repeats + (1 if last is None or line.number - last > OCCURRENCE_GAP else 0)
+        state.occurrences[key] = line.number
+        if envelope_hit:
+            state.envelope_count += added
+        else:
+            state.count += added
+        if not line.worker.is_known():
+            return
+        target = state.envelope_workers if envelope_hit else state.workers
+        if line.worker.key() not in target:
+            if not envelope_hit:
+                state.workers_total += 1
+            if len(target) < MAX_WORKERS:
+                target[line.worker.key()] = line.worker
+        if line.worker.ip and len(state.hosts) < MAX_WORKERS:
+            state.hosts.add(line.worker.ip)
+
+    def _phase_for(self, line: Line) -> tuple[str | None, str | None]:
+        """The phase: a Ray envelope naming this error's type (a worker method over the driver's
+        `run`), else the deepest verl frame printed by the same worker just before."""
+        best = None
+        for env_line, env in reversed(self._envelopes):
+            if env.inner and (env.inner in line.text or env_line is line):
+                if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
+                    best = env
+        if best is not None and best.method not in _GENERIC_METHODS:
+            return describe_phase(best.method), f"{best.actor}.{best.method}"
+        frames = self._frames.get(line.worker.key())
+        if frames:
+            for number, fr in reversed(frames):
+                if 0 <= line.number - number <= FRAME_LOOKBACK:
+                    return describe_phase(fr.func), f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
+        return None, None
+
+    def _clue(self, rule: Rule, target: Target, line: Line) -> str | None:
+        ci, pi = divmod(target.index, 100)
+        clue = rule.clues[ci]
+        pattern = rule.clue_res(ci)[pi]
+        if not self._search(rule, pattern, line.text, line):
+            return None
+        hits = self._clue_hits.setdefault((id(rule), ci), {})
+        recent = hits.setdefault(pi, [])
+        recent.append(line.number)
+        del recent[:-8]
+        lo = line.number - clue.within
+        if len(hits) < len(clue.patterns):
+            return None
+        if not all(any(n >= lo for n in hits.get(p, ())) for p in range(len(clue.patterns))):
+            return None
+        if self._excluded(rule, line):
+            return None
+        return rule.id if self._record(rule, line, clue.confidence) else None
+
+    def _fact(self, ri: int, line: Line) -> None:
+        rule = self.catalog.rules[ri]
+        found = self._facts.setdefault(ri, [])
+        if len(found) >= 8:
+            return
+        for pattern in rule.fact_res:
+            m = self._search(rule, pattern, line.text, line)
+            if m:
+                found.append((line.number, {k: v for k, v in m.groupdict().items() if v}))
+
+    def _maybe_unknown(self, line: Line, env: Any) -> None:
+        if env is not None:
+            self._echoes.append((line, env.inner or None))
+            return
+        exc = exception_line(line.text)
+        if exc is None:
+            if is_echo(line.text):
+                self._echoes.append((line, None))
+            return
+        fp = fingerprint(exc.type, exc.message)
+        known = self._unknown.get(fp)
+        if known is not None:
+            known.count += 1 + line.repeats
+            return
+        if len(self._unknown) >= MAX_UNRECOGNIZED:
+            return
+        phase, detail = self._phase_for(line)
+        frames = self._frames.get(line.worker.key())
+        deepest = None
+        if frames:
+            number, fr = frames[-1]
+            if 0 <= line.number - number <= FRAME_LOOKBACK:
+                deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
+        self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, detail or phase, deepest)
+
+    # ------------------------------------------------------------------ report
+
+    def report_parts(self) -> tuple[list[Any], list[Any], dict[str, Any]]:
+        from .report import Evidence, Finding, FixOut, Unrecognized, WorkerRef
+
+        context = self.context.to_dict()
+        findings: list[Finding] = []
+        for state in self.states.values():
+            rule, first = state.rule, state.first
+            assert first is not None
+            groups = dict(state.groups)
+            for number, found in self._facts.get(self.catalog.rules.index(rule), []):
+                for k, v in found.items():
+                    groups.setdefault(k, v)
+            workers = state.workers or state.envelope_workers
+            count = state.count or state.envelope_count
+            findings.append(Finding(
+                rule=rule.id,
+                name=rule.name,
+                title=pick(rule.title, self.lang),
+                category=rule.category,
+                symptom=rule.symptom,
+                confidence=state.best_conf,
+                first_line=first.number,
+                source=first.source,
+                count=max(count, 1),
+                evidence=tuple(Evidence(e.source, e.number, e.raw.rstrip("\r\n")) for e in state.evidence),
+                cause=fill_placeholders(pick(rule.cause, self.lang), groups),
+                fixes=tuple(self._fixes(rule, context, groups, FixOut)),
+                pitfalls=tuple(pick(p, self.lang) for p in rule.pitfalls),
+                references=rule.references,
+                workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in workers.values()),
+                hosts=tuple(sorted(state.hosts)),
+                workers_total=max(state.workers_total, len(workers)),
+                phase=state.phase,
+                phase_detail=state.phase_detail,
+                facts=tuple(sorted(groups.items())),
+                origin=rule.origin,
+                replaces=rule.replaces,
+            ))
+        order = {s: i for i, s in enumerate(self.sources_order)}
+        findings.sort(key=lambda f: (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line))
+        unrecognized = [
+            Unrecognized(u.line.source, u.line.number, u.line.raw.rstrip("\r\n"), u.exc.qualified, "exception",
+                         u.count, u.phase, u.verl_frame, fingerprint(u.exc.type, u.exc.message))
+            for u in self._unknown.values()
+        ]
+        if not findings and not unrecognized:
+            unrecognized = self._echo_entries(Unrecognized)
+        return findings, unrecognized, context
+
+    def _echo_entries(self, cls: Any) -> list[Any]:
+        """Only envelopes and echoes survived: say what is known and where to look."""
+        out = []
+        seen: set[str] = set()
+        for line, inner in self._echoes:
+            key = f"{inner}:{line.text[:60]}"
+            if key in seen or len(out) >= 5:
+                continue
+            seen.add(key)
+            env = envelope(line.text)
+            phase = describe_phase(env.method) if env and env.method not in ("run",) else None
+            hint = ("the exception that caused this was cut off: look above it in the full log for the "
+                    "first line of the form 'SomeError: message'")
+            if inner:
+                hint = f"a {inner} was raised" + (f" while {phase}" if phase else "") + "; " + hint
+            out.append(cls(line.source, line.number, line.raw.rstrip("\r\n"), inner, "echo", 1, phase,
+                           None, None, hint))
+        return out
+
+    def _fixes(self, rule: Rule, context: dict[str, Any], groups: dict[str, str], cls: Any) -> list[Any]:
+        verl_version = context.get("versions", {}).get("verl")
+        overrides: dict[str, str] = context.get("overrides", {})
+        out = []
+        for fix in rule.fixes:
+            if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
+                continue
+            notes: tuple[str, ...] = ()
+            if overrides:
+                from .hydra_keys import overrides_in
+
+                notes = tuple(f"you set {k}={overrides[k]}" for k, _ in overrides_in(fix.commands) if k in overrides)
+            commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
+            out.append(cls(fill_placeholders(pick(fix.step, self.lang), groups), commands, fix.verl, notes))
+        return out
+
+
+def _short_path(path: str) -> str:
+    p = path.replace("\\", "/")
+    i = p.rfind("/verl/")
+    return p[i + 1 :] if i >= 0 else p.rsplit("/", 1)[-1]

@@ -1,0 +1,136 @@
+"""What a normalized line is, apart from rule hits: an exception, a traceback frame, a Ray or
+Hydra envelope around another error, or an echo that only points elsewhere.
+
+`INTERNAL_LITERALS` are the prefilter literals that bring these lines to the analyzer; they are
+chosen so that a healthy training log almost never contains them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+INTERNAL_LITERALS: dict[str, list[str]] = {
+    "exception": ["Error", "Exception", "Interrupt", "SystemExit", "Traceback (most recent"],
+    "frame": ['File "'],
+    "envelope": ["RayTaskError", "ActorDiedError", "creation task", "Unhandled error",
+                 "Error executing job", "HYDRA_FULL_ERROR"],
+    "context": ["ersion", "verl.trainer.", "recipe.", "NVIDIA ", "Tesla ", "+cu1", "GPU Count",
+                "Info---", "     : ", "==", "LLM engine (v", "overrides"],
+}
+
+_EXCEPTION = regex.compile(
+    r"^(?:raise\s+)?(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
+    r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|KeyboardInterrupt|SystemExit|StopIteration)"
+    r"(?:\((?P<inner>[\w.]+)\))?(?P<rest>:.*|\s*$)"
+)
+_ENVELOPE = regex.compile(
+    r"(?:RayTaskError|RayActorError)\((?P<inner>[\w.]+)\)\s*:\s*"
+    r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?P<actor>[A-Za-z_][\w]*)\.(?P<method>[\w]+)\(\)"
+    r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
+)
+_FRAME = regex.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)')
+_ECHO = regex.compile(
+    r"Error executing job with overrides|HYDRA_FULL_ERROR|ActorDiedError|"
+    r"The actor died (?:because of an error raised in its creation task|unexpectedly)|"
+    r"Exception raised in creation task|Unhandled error \(suppress with|ChildFailedError"
+)
+_BENIGN = regex.compile(
+    r"Warning\b|^Exception ignored in|Failed to read commit hash|No module named 'vllm\._version'|"
+    r"^During handling of the above exception|^The above exception was the direct cause|"
+    r"^Traceback \(most recent call last\)|Error executing job|^ERROR:?\s*$"
+)
+# A generic wrapper whose own type says nothing about the cause.
+_WRAPPER_TYPES = {"RayTaskError", "RaySystemError", "ActorDiedError", "RayActorError", "ChildFailedError",
+                  "HydraException", "InstantiationException"}
+
+
+@dataclass(frozen=True, slots=True)
+class ExceptionLine:
+    type: str  # e.g. "ValueError"
+    qualified: str  # e.g. "torch.OutOfMemoryError"
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Envelope:
+    inner: str  # exception type named inside RayTaskError(...)
+    actor: str  # TaskRunner, WorkerDict, ...
+    method: str  # run, actor_rollout_compute_log_prob, ...
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    path: str
+    line: int
+    func: str
+
+    @property
+    def is_verl(self) -> bool:
+        p = self.path.replace("\\", "/")
+        return ("/verl/" in p or p.startswith("verl/")) and "/site-packages/ray/" not in p
+
+
+def exception_line(text: str) -> ExceptionLine | None:
+    m = _EXCEPTION.match(text)
+    if not m:
+        return None
+    etype = m.group("type")
+    if etype in _WRAPPER_TYPES or _BENIGN.search(text):
+        return None
+    rest = m.group("rest").lstrip(":").strip()
+    return ExceptionLine(etype, (m.group("qual") or "") + etype, rest)
+
+
+def envelope(text: str) -> Envelope | None:
+    m = _ENVELOPE.search(text)
+    if not m:
+        return None
+    if m.group("inner"):
+        return Envelope(m.group("inner").rsplit(".", 1)[-1], m.group("actor"), m.group("method"))
+    return Envelope("", m.group("actor2"), m.group("method2"))
+
+
+def frame(text: str) -> Frame | None:
+    m = _FRAME.search(text)
+    return Frame(m.group("path"), int(m.group("line")), m.group("func")) if m else None
+
+
+def is_echo(text: str) -> bool:
+    return bool(_ECHO.search(text))
+
+
+_PHASES = (
+    ("save_checkpoint", "saving a checkpoint"),
+    ("load_checkpoint", "loading a checkpoint"),
+    ("model_merger", "merging a checkpoint"),
+    ("update_weights", "syncing weights to the rollout engine"),
+    ("sync_rollout_weights", "syncing weights to the rollout engine"),
+    ("_build_rollout", "building the rollout engine"),
+    ("launch_servers", "launching the rollout servers"),
+    ("AgentLoopManager", "starting the agent-loop rollout"),
+    ("generate_sequences", "rollout (generation)"),
+    ("compute_ref_log_prob", "computing reference log-probs"),
+    ("compute_log_prob", "computing log-probs"),
+    ("compute_values", "computing critic values"),
+    ("update_actor", "updating the actor"),
+    ("update_critic", "updating the critic"),
+    ("init_model", "initializing a model"),
+    ("_build_model_optimizer", "initializing a model"),
+    ("init_workers", "starting the workers"),
+    ("_validate", "validation"),
+    ("val_reward_fn", "validation"),
+    ("reward", "computing rewards"),
+    ("__getitem__", "loading data"),
+    ("_create_dataloader", "loading data"),
+    ("fit", "the training loop"),
+)
+
+
+def describe_phase(name: str) -> str:
+    """A short human phrase for an envelope method or frame function, or the name itself."""
+    for key, label in _PHASES:
+        if key in name:
+            return label
+    return name

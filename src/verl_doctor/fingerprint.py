@@ -1,0 +1,30 @@
+"""Stable fingerprints for unrecognized errors: the same failure on another run, host or
+checkout gets the same fingerprint, so it can be searched for and turned into a rule."""
+
+from __future__ import annotations
+
+import hashlib
+
+import regex
+
+_NORMALIZERS = (
+    (regex.compile(r"""(?:[A-Za-z]:)?(?:[\\/][\w.@+\-]+){2,}[\\/]?"""), "<path>"),
+    (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (regex.compile(r"\b[0-9a-f]{12,}\b"), "<id>"),
+    (regex.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (regex.compile(r"\b\d+(?:\.\d+)?\b"), "<n>"),
+    (regex.compile(r"\s+"), " "),
+)
+
+
+def normalize_message(message: str) -> str:
+    """The message with paths, addresses, hex ids and numbers replaced by placeholders."""
+    text = message
+    for pattern, repl in _NORMALIZERS:
+        text = pattern.sub(repl, text)
+    return text.strip()[:300]
+
+
+def fingerprint(exc_type: str, message: str) -> str:
+    key = f"{exc_type}: {normalize_message(message)}"
+    return hashlib.sha1(key.encode("utf-8", "replace")).hexdigest()[:12]

@@ -1,0 +1,50 @@
+"""Choosing the language (`--lang`, else LC_ALL / LANGUAGE / LANG starting with `zh`) and the
+few interface words the renderers print around the rules' own texts."""
+
+from __future__ import annotations
+
+import os
+
+LANGS = ("en", "zh")
+
+_WORDS = {
+    "en": {
+        "cause": "cause", "fix": "fix", "pitfalls": "do not", "references": "references",
+        "evidence": "evidence", "symptom": "symptom: usually an echo of another failure",
+        "root": "root cause", "confidence": "confidence", "phase": "while",
+        "unrecognized": "not recognized", "also_unrecognized": "Also seen, not recognized",
+        "none": "no error found", "known": "known error", "known_plural": "known errors",
+        "in": "in", "lines": "lines", "occurrences": "occurrences", "on": "on",
+        "workers": "workers", "hosts": "hosts", "worker": "worker", "host": "host",
+        "applies": "applies to verl", "context": "run", "fingerprint": "fingerprint",
+        "verl_frame": "deepest verl frame", "hint": "look", "replaces": "user rule, replaces the built-in rule",
+        "unknown_only": "no known error; exceptions no rule knows",
+    },
+    "zh": {
+        "cause": "原因", "fix": "修复", "pitfalls": "不要", "references": "参考",
+        "evidence": "证据", "symptom": "症状：通常是其他故障的连带报错",
+        "root": "根因", "confidence": "置信度", "phase": "阶段",
+        "unrecognized": "未识别", "also_unrecognized": "另见，未识别的异常",
+        "none": "未发现错误", "known": "个已知错误", "known_plural": "个已知错误",
+        "in": "于", "lines": "行", "occurrences": "次", "on": "出现在",
+        "workers": "个 worker", "hosts": "台主机", "worker": "个 worker", "host": "台主机",
+        "applies": "适用于 verl", "context": "运行环境", "fingerprint": "指纹",
+        "verl_frame": "最深的 verl 调用帧", "hint": "提示", "replaces": "用户规则，替换内置规则",
+        "unknown_only": "没有已知错误；以下异常没有规则能识别",
+    },
+}
+
+
+def choose_lang(flag: str | None = None, environ: dict[str, str] | None = None) -> str:
+    if flag:
+        return flag
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LANGUAGE", "LANG"):
+        value = env.get(var, "")
+        if value:
+            return "zh" if value.lower().startswith("zh") else "en"
+    return "en"
+
+
+def words(lang: str) -> dict[str, str]:
+    return _WORDS.get(lang, _WORDS["en"])

@@ -1,0 +1,132 @@
+"""Normalizing one log line: strip colour codes, timestamps and worker prefixes, keep provenance.
+
+Real verl lines look like
+    (vLLMHttpServer pid=65944) (Worker_TP1 pid=67809) ERROR 05-19 13:26:50 [multiproc_executor.py:962] msg [repeated 7x across cluster]
+    (WorkerDict pid=835, ip=172.26.143.83) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] msg
+    "2025-08-07T21:02:33+08:00" ray.exceptions.RayTaskError(ImportError): ...
+Rules match the message; who printed it (actor, pid, ip, rank) and Ray's repeat count are kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import regex
+
+# ESC-based sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte escapes), 8-bit CSI, and the ESC-less
+# SGR remnants that survive copy-paste (`[36m`, `[0m`, `[1;31m`).
+_ANSI = regex.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x1b[@-Z\\-_]"
+    r"|\x9b[0-?]*[ -/]*[@-~]"
+    r"|\[(?:\d{1,3}(?:;\d{1,3})*)?m"
+)
+_AUTOLINK = regex.compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
+_REPEATED = regex.compile(r"\s*\[repeated (\d+)x across cluster\]")
+_PREFIXES = regex.compile(
+    r"""
+    (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
+    | (?P<bts>\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*)
+    | (?P<glog>\[\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+\ [DIWEF]\ \d+\ \d+\]\s+\S+:\d+:\s*)
+    | (?P<c10>\[[DIWEF]\d{4}\ \d\d:\d\d:\d\d\.\d+\ [^\]]{1,120}\]\s*)
+    | (?P<rank>\[?rank(?P<rankno>\d+)\]:\s*)
+    | (?P<ray>\((?P<ray_body>[^()]{0,200})\)\s*)
+    | (?P<level>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
+    | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
+    """,
+    regex.VERBOSE,
+)
+_RAY_BODY = regex.compile(r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?")
+# Pretty-printed config dumps (`'n_gpus_per_node': 2,`) and Hydra's override list name config
+# keys that rules would otherwise mistake for errors.
+_CONFIG_DUMP = regex.compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")
+_OVERRIDES = regex.compile(r"(Error executing job with overrides: )\[(?:'(?:[^'\\]|\\.)*'(?:,\s*)?)*\]")
+_SHELL_TRACE = regex.compile(r"^\+{1,4} ")
+# Ray prefixes without a pid; any other bare "(word)" prefix (a conda env in a shell prompt) is
+# stripped but not taken for a worker.
+_PIDLESS_ACTORS = {"raylet", "gcs_server", "autoscaler", "monitor", "dashboard"}
+
+
+@dataclass(frozen=True, slots=True)
+class Worker:
+    """Who printed a line: the Ray actor (innermost first in `nested`), its pid, host and rank."""
+
+    actor: str | None = None
+    pid: int | None = None
+    ip: str | None = None
+    rank: int | None = None
+    outer: str | None = None  # the enclosing actor for nested vLLM prefixes
+
+    def key(self) -> tuple[object, ...]:
+        return (self.actor, self.pid, self.ip, self.rank)
+
+    def is_known(self) -> bool:
+        return any(v is not None for v in (self.actor, self.pid, self.ip, self.rank))
+
+
+NO_WORKER = Worker()
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """A normalized line: `text` is what rules match; `raw` is what the user sees."""
+
+    source: str
+    number: int
+    text: str
+    raw: str
+    worker: Worker
+    repeats: int  # extra copies Ray folded into this line ('[repeated Nx across cluster]')
+    is_config: bool  # config dump, shell trace: never evidence of an error
+
+
+def strip_ansi(text: str) -> str:
+    return _ANSI.sub("", text)
+
+
+def normalize(source: str, number: int, raw: str, prefix: str | None = None) -> Line:
+    """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off)."""
+    text = strip_ansi(raw)
+    if "](http" in text:
+        text = _AUTOLINK.sub(r"\1", text)
+    repeats = 0
+    if "[repeated " in text:
+        for m in _REPEATED.finditer(text):
+            repeats += int(m.group(1))
+        text = _REPEATED.sub("", text)
+    head = text if prefix is None else _AUTOLINK.sub(r"\1", strip_ansi(prefix))
+    worker, rest = _strip_prefixes(head)
+    if prefix is None:
+        text = rest
+    text = text.strip()
+    if "Error executing job with overrides" in text:
+        text = _OVERRIDES.sub(r"\1[...]", text)
+    is_config = bool(_CONFIG_DUMP.match(text) or _SHELL_TRACE.match(text))
+    return Line(source, number, text, raw, worker, repeats, is_config)
+
+
+def _strip_prefixes(text: str) -> tuple[Worker, str]:
+    actors: list[tuple[str | None, str | None, str | None]] = []
+    rank: int | None = None
+    pos = 0
+    for _ in range(12):
+        m = _PREFIXES.match(text, pos)
+        if not m or m.end() == pos:
+            break
+        if m.group("rank"):
+            rank = int(m.group("rankno"))
+        elif m.group("ray") is not None:
+            body = m.group("ray_body")
+            b = _RAY_BODY.match(body)
+            if b and (b.group("pid") or b.group("actor") in _PIDLESS_ACTORS):
+                actors.append((b.group("actor"), b.group("pid"), b.group("ip")))
+        pos = m.end()
+    worker = NO_WORKER
+    if actors or rank is not None:
+        inner = actors[-1] if actors else (None, None, None)
+        outer = actors[0][0] if len(actors) > 1 else None
+        ip = next((a[2] for a in actors if a[2]), None)
+        worker = Worker(inner[0], int(inner[1]) if inner[1] else None, ip, rank, outer)
+    return worker, text[pos:]

@@ -1,0 +1,12 @@
+"""The JSON contract: exactly one object on stdout (see the README)."""
+
+from __future__ import annotations
+
+import json
+
+from ..report import Report
+from .sanitize import escape_json_text
+
+
+def render(report: Report) -> str:
+    return escape_json_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=2)) + "\n"

@@ -1,0 +1,135 @@
+"""The text report as styled lines, shared by the plain and the rich (terminal) output.
+
+A line is a list of (text, style) segments; styles are names the terminal renderer maps to
+colours. Every log-derived string goes through `visible()` here, once.
+"""
+
+from __future__ import annotations
+
+from ..i18n import words
+from ..report import Finding, Report, Unrecognized
+from .sanitize import visible
+
+Segment = tuple[str, str]
+StyledLine = list[Segment]
+
+
+def workers_summary(f: Finding, w: dict[str, str]) -> str | None:
+    """'on 8 workers of 2 hosts: WorkerDict pid 1201–1208'."""
+    if not f.workers:
+        return None
+    n, hosts = f.workers_total or len(f.workers), len(f.hosts)
+    actors = sorted({x.actor or "?" for x in f.workers})
+    pids = sorted(x.pid for x in f.workers if x.pid is not None)
+    ranks = sorted(x.rank for x in f.workers if x.rank is not None)
+    text = f"{w['on']} {n} {w['worker'] if n == 1 else w['workers']}"
+    if hosts > 1:
+        text += f" of {hosts} {w['hosts']}"
+    detail = "/".join(actors)
+    if pids:
+        detail += " pid " + (f"{pids[0]}–{pids[-1]}" if len(pids) > 1 else str(pids[0]))
+    if ranks:
+        detail += " rank " + (f"{ranks[0]}–{ranks[-1]}" if len(ranks) > 1 else str(ranks[0]))
+    return f"{text}: {detail}"
+
+
+def _headline(report: Report, w: dict[str, str]) -> StyledLine:
+    where = ", ".join(report.sources) or "<stdin>"
+    n = len(report.findings)
+    if n:
+        label = w["known"] if n == 1 else w["known_plural"]
+        return [("verl-doctor: ", "dim"), (f"{n} {label}", "bold"), (f" {w['in']} {visible(where, 200)}", ""),
+                (f" ({report.lines:,} {w['lines']})", "dim")]
+    if report.unrecognized:
+        return [("verl-doctor: ", "dim"), (w["unknown_only"], "bold"), (f" ({visible(where, 200)})", "dim")]
+    return [("verl-doctor: ", "dim"), (w["none"], "bold"), (f" {w['in']} {visible(where, 200)}", ""),
+            (f" ({report.lines:,} {w['lines']})", "dim")]
+
+
+def _finding(index: int, f: Finding, w: dict[str, str]) -> list[StyledLine]:
+    role = w["symptom"] if f.symptom else w["root"]
+    out: list[StyledLine] = [[
+        (f"[{index}] ", "bold"), (f.rule, "code"), (f" {f.name}", "bold"), (f"  {f.category}", "category"),
+        (f" · {role} · {w['confidence']} {f.confidence}", "dim"),
+    ]]
+    out.append([("    ", ""), (visible(f.title, None), "title")])
+    meta = []
+    summary = workers_summary(f, w)
+    if summary:
+        meta.append(summary)
+    if f.count > 1:
+        meta.append(f"{f.count} {w['occurrences']}")
+    if f.phase:
+        meta.append(f"{w['phase']} {visible(f.phase, 120)}" + (f" ({visible(f.phase_detail, 120)})" if f.phase_detail else ""))
+    if meta:
+        out.append([("    ", ""), (" · ".join(meta), "dim")])
+    if f.replaces:
+        out.append([("    ", ""), (f"{w['replaces']} ({visible(f.origin, 200)})", "warn")])
+    out.append([("    ", ""), (f"{w['evidence']}:", "label")])
+    for e in f.evidence:
+        out.append([("      ", ""), (f"{visible(e.source, 80)}:{e.line}  ", "dim"), (visible(e.text), "evidence")])
+    out.append([("    ", ""), (f"{w['cause']}: ", "label"), (visible(f.cause, None), "")])
+    out.append([("    ", ""), (f"{w['fix']}:", "label")])
+    for i, fix in enumerate(f.fixes, 1):
+        step = visible(fix.step, None)
+        if fix.verl:
+            step += f" ({w['applies']} {fix.verl})"
+        out.append([("      ", ""), (f"{i}. ", "bold"), (step, "")])
+        for note in fix.notes:
+            out.append([("         ", ""), (visible(note, 300), "warn")])
+        for cmd in fix.commands:
+            out.append([("           ", ""), (visible(cmd, None), "command")])
+    if f.pitfalls:
+        out.append([("    ", ""), (f"{w['pitfalls']}:", "label")])
+        for p in f.pitfalls:
+            out.append([("      - ", ""), (visible(p, None), "pitfall")])
+    if f.references:
+        out.append([("    ", ""), (f"{w['references']}: ", "label"), (visible("; ".join(f.references), None), "dim")])
+    return out
+
+
+def _unrecognized(u: Unrecognized, w: dict[str, str]) -> list[StyledLine]:
+    out: list[StyledLine] = [[("  ", ""), (f"{visible(u.source, 80)}:{u.line}  ", "dim"), (visible(u.text), "evidence")]]
+    meta = []
+    if u.count > 1:
+        meta.append(f"{u.count} {w['occurrences']}")
+    if u.phase:
+        meta.append(f"{w['phase']} {visible(u.phase, 120)}")
+    if u.verl_frame:
+        meta.append(f"{w['verl_frame']}: {visible(u.verl_frame, 160)}")
+    if u.fingerprint:
+        meta.append(f"{w['fingerprint']} {u.fingerprint}")
+    if meta:
+        out.append([("      ", ""), (" · ".join(meta), "dim")])
+    if u.hint:
+        out.append([("      ", ""), (visible(u.hint, None), "warn")])
+    return out
+
+
+def build(report: Report, show_context: bool = True) -> list[StyledLine]:
+    w = words(report.lang)
+    lines: list[StyledLine] = [_headline(report, w)]
+    for i, f in enumerate(report.findings, 1):
+        lines.append([])
+        lines.extend(_finding(i, f, w))
+    if report.unrecognized:
+        lines.append([])
+        title = w["also_unrecognized"] if report.findings else w["unrecognized"]
+        lines.append([(f"{title}:", "label")])
+        for u in report.unrecognized:
+            lines.extend(_unrecognized(u, w))
+    ctx = report.context
+    if show_context and (report.findings or report.unrecognized) and (ctx.get("versions") or ctx.get("gpu")):
+        parts = [f"{k} {v}" for k, v in ctx.get("versions", {}).items()]
+        gpu = ctx.get("gpu", {})
+        if gpu.get("model"):
+            parts.append(str(gpu["model"]))
+        lines.append([])
+        lines.append([(f"{w['context']}: ", "label"), (visible(", ".join(parts), 400), "dim")])
+    for note in report.notes:
+        lines.append([("note: ", "warn"), (visible(note, 300), "dim")])
+    return lines
+
+
+def to_plain(lines: list[StyledLine]) -> str:
+    return "\n".join("".join(text for text, _ in line).rstrip() for line in lines) + "\n"

@@ -1,0 +1,27 @@
+"""Rich output for a terminal: the same lines as the plain text, coloured.
+
+Segments become `rich.text.Text` spans, never markup, so `[bold]` or `[/]` in a log line shows
+as written."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from .layout import StyledLine
+
+_STYLES = {
+    "bold": "bold", "dim": "dim", "code": "bold red", "category": "magenta", "title": "bold",
+    "label": "cyan", "evidence": "yellow", "command": "green", "pitfall": "red", "warn": "yellow", "": "",
+}
+
+
+def write(lines: list[StyledLine], stream: TextIO) -> None:
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=stream, highlight=False, emoji=False, markup=False, soft_wrap=True)
+    for line in lines:
+        text = Text()
+        for content, style in line:
+            text.append(content, style=_STYLES.get(style, ""))
+        console.print(text)

@@ -1,0 +1,120 @@
+"""The report: what the engine returns and every renderer reads.
+
+Plain frozen dataclasses rather than pydantic models: they are built on every run, and importing
+pydantic alone would cost more than diagnosing a short paste. `to_dict()` gives the JSON
+contract (schema_version 1; fields are only ever added).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Evidence:
+    source: str
+    line: int
+    text: str
+
+
+@dataclass(frozen=True)
+class WorkerRef:
+    actor: str | None
+    pid: int | None
+    ip: str | None
+    rank: int | None
+
+
+@dataclass(frozen=True)
+class FixOut:
+    step: str
+    commands: tuple[str, ...]
+    verl: str | None = None  # version bound, when the step depends on the verl version
+    notes: tuple[str, ...] = ()  # e.g. "you set actor_rollout_ref.rollout.gpu_memory_utilization=0.9"
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    name: str
+    title: str
+    category: str
+    symptom: bool
+    confidence: str  # high | medium | low
+    first_line: int
+    source: str
+    count: int
+    evidence: tuple[Evidence, ...]
+    cause: str
+    fixes: tuple[FixOut, ...]
+    pitfalls: tuple[str, ...]
+    references: tuple[str, ...]
+    workers: tuple[WorkerRef, ...] = ()
+    hosts: tuple[str, ...] = ()
+    workers_total: int = 0
+    phase: str | None = None
+    phase_detail: str | None = None
+    facts: tuple[tuple[str, str], ...] = ()
+    origin: str = "built-in"
+    replaces: str | None = None
+
+
+@dataclass(frozen=True)
+class Unrecognized:
+    source: str
+    line: int
+    text: str
+    exception: str | None = None
+    kind: str = "exception"  # exception | echo
+    count: int = 1
+    phase: str | None = None
+    verl_frame: str | None = None
+    fingerprint: str | None = None
+    hint: str | None = None
+
+
+@dataclass(frozen=True)
+class InputNote:
+    source: str
+    message: str
+    level: str = "error"  # error | warning
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: tuple[Finding, ...]
+    unrecognized: tuple[Unrecognized, ...]
+    context: dict[str, Any] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    lines: int = 0
+    notes: tuple[str, ...] = ()  # catalog notes (user rules replacing built-ins), rule timeouts
+    input_errors: tuple[InputNote, ...] = ()
+    lang: str = "en"
+
+    @property
+    def exit_code(self) -> int:
+        """0 no error found, 1 a known error, 3 an error but none recognized."""
+        if self.findings:
+            return 1
+        return 3 if self.unrecognized else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        findings = []
+        for f in self.findings:
+            d = asdict(f)
+            d["facts"] = dict(f.facts)
+            findings.append(d)
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "findings": findings,
+            "unrecognized": [asdict(u) for u in self.unrecognized],
+            "context": self.context,
+            "sources": list(self.sources),
+            "lines": self.lines,
+            "notes": list(self.notes),
+            "input_errors": [asdict(e) for e in self.input_errors],
+            "lang": self.lang,
+        }

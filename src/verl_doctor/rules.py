@@ -1,0 +1,111 @@
+"""Rules as the engine uses them: plain frozen dataclasses built from validated rule data.
+
+Validation happens once (schema.py, when the catalog cache is built); this module only turns the
+cached plain data back into objects and compiles each rule's regexes the first time a line
+needs them, so a short paste pays for the few rules it touches, not for the whole catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import regex
+
+# Rule regexes are matched against normalized log lines; VERSION1 is not used (keeps `re` syntax).
+REGEX_FLAGS = regex.VERSION0
+
+
+def pick(text: dict[str, str | None], lang: str) -> str:
+    """The text in `lang`, falling back to English."""
+    return text.get(lang) or text["en"] or ""
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    step: dict[str, str | None]
+    commands: tuple[str, ...]
+    verl: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Clue:
+    patterns: tuple[str, ...]
+    within: int
+    confidence: str
+
+
+@dataclass(slots=True)
+class Rule:
+    id: str
+    name: str
+    category: str
+    title: dict[str, str | None]
+    symptom: bool
+    signatures: tuple[str, ...]
+    exclude: tuple[str, ...]
+    literals: tuple[str, ...]
+    clues: tuple[Clue, ...]
+    facts: tuple[str, ...]
+    cause: dict[str, str | None]
+    fixes: tuple[Fix, ...]
+    pitfalls: tuple[dict[str, str | None], ...]
+    references: tuple[str, ...]
+    examples_match: tuple[str, ...]
+    examples_no_match: tuple[str, ...]
+    handbook: str | None = None
+    path: str = ""
+    origin: str = "built-in"
+    replaces: str | None = None
+    _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], path: str = "", origin: str = "built-in") -> Rule:
+        return cls(
+            id=data["id"],
+            name=data["name"],
+            category=data["category"],
+            title=data["title"],
+            symptom=bool(data.get("symptom", False)),
+            signatures=tuple(data["signatures"]),
+            exclude=tuple(data.get("exclude", ())),
+            literals=tuple(data.get("literals", ())),
+            clues=tuple(
+                Clue(tuple(c["all"]), int(c.get("within", 60)), c.get("confidence", "low"))
+                for c in data.get("clues", ())
+            ),
+            facts=tuple(data.get("facts", ())),
+            cause=data["cause"],
+            fixes=tuple(
+                Fix(f["step"], tuple(f.get("commands", ())), f.get("verl")) for f in data["fixes"]
+            ),
+            pitfalls=tuple(data.get("pitfalls", ())),
+            references=tuple(data["references"]),
+            examples_match=tuple(data["examples"]["match"]),
+            examples_no_match=tuple(data["examples"]["no_match"]),
+            handbook=data.get("handbook"),
+            path=path,
+            origin=origin,
+        )
+
+    def _patterns(self, kind: str, sources: tuple[str, ...]) -> tuple[Any, ...]:
+        compiled = self._compiled.get(kind)
+        if compiled is None:
+            compiled = tuple(regex.compile(p, REGEX_FLAGS) for p in sources)
+            self._compiled[kind] = compiled
+        return compiled  # type: ignore[no-any-return]
+
+    @property
+    def signature_res(self) -> tuple[Any, ...]:
+        return self._patterns("signatures", self.signatures)
+
+    @property
+    def exclude_res(self) -> tuple[Any, ...]:
+        return self._patterns("exclude", self.exclude)
+
+    @property
+    def fact_res(self) -> tuple[Any, ...]:
+        return self._patterns("facts", self.facts)
+
+    def clue_res(self, index: int) -> tuple[Any, ...]:
+        return self._patterns(f"clue{index}", self.clues[index].patterns)

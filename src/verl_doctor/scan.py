@@ -1,0 +1,106 @@
+"""Streaming scan: bytes in, candidate lines out.
+
+A block is searched once for the anchors (prefilter.BlockSearcher); only the lines around a hit
+are cut out, decoded and normalized. Nothing is decoded or stripped for the rest of the block,
+which keeps a gigabyte of healthy log close to the speed of reading it.
+
+Line numbers count `\\n` (as editors and `grep -n` do); tqdm's `\\r` redraws split a line into
+segments, each matched on its own. An input with `\\r` but no `\\n` in its first block uses `\\r`
+as its line end. A line longer than MAX_CARRY is scanned in windows, so memory stays flat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from .normalize import Line, normalize
+from .prefilter import BlockSearcher
+
+MAX_CARRY = 1024 * 1024  # longest partial line kept between blocks
+OVERLAP = 4096  # bytes of an over-long line kept so a literal across a window edge is found
+MAX_SEGMENT = 16 * 1024  # text around a hit handed to the regexes (bounded confirm stage)
+PREFIX_BYTES = 512  # start of an over-long line kept for its worker prefix
+
+
+class LineScanner:
+    """Cuts candidate lines out of one source's byte stream."""
+
+    def __init__(self, searcher: BlockSearcher, source: str) -> None:
+        self.searcher = searcher
+        self.source = source
+        self.line_no = 1  # number of the first line in the carry
+        self._carry = b""
+        self._long_prefix: bytes | None = None  # start of the current over-long line
+        self._cr_mode: bool | None = None
+        self.bytes_seen = 0
+
+    def feed(self, data: bytes) -> Iterator[Line]:
+        self.bytes_seen += len(data)
+        if self._cr_mode is None:
+            self._cr_mode = b"\n" not in data and b"\r" in data
+        if self._cr_mode:
+            data = data.replace(b"\r", b"\n")
+        buf = self._carry + data if self._carry else data
+        last = buf.rfind(b"\n")
+        if last < 0:
+            yield from self._overlong(buf)
+            return
+        self._carry = buf[last + 1 :]
+        yield from self._scan(buf, last + 1)
+        if self._long_prefix is not None:
+            self._long_prefix = None
+        if len(self._carry) > MAX_CARRY:
+            yield from self._overlong(self._carry)
+
+    def finish(self) -> Iterator[Line]:
+        if self._carry:
+            buf, self._carry = self._carry + b"\n", b""
+            yield from self._scan(buf, len(buf))
+        self._long_prefix = None
+
+    def _overlong(self, buf: bytes) -> Iterator[Line]:
+        """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
+        if len(buf) <= MAX_CARRY:
+            self._carry = buf
+            return
+        if self._long_prefix is None:
+            self._long_prefix = buf[:PREFIX_BYTES]
+        cut = len(buf) - OVERLAP
+        window = buf[:cut] + b"\n"
+        line_no = self.line_no
+        for line in self._scan(window, len(window), count_lines=False):
+            yield line
+        self.line_no = line_no
+        self._carry = buf[cut:]
+
+    def _scan(self, buf: bytes, end: int, count_lines: bool = True) -> Iterator[Line]:
+        starts = self.searcher.starts(memoryview(buf)[:end])
+        counted, line_no = 0, self.line_no
+        seg_end = -1
+        prefix_src = self._long_prefix
+        for s in starts:
+            if s < seg_end:
+                continue  # another anchor in a segment already taken
+            ls = buf.rfind(b"\n", 0, s) + 1
+            le = buf.find(b"\n", s, end)
+            if le < 0:
+                le = end
+            if count_lines:
+                line_no += buf.count(b"\n", counted, ls)
+                counted = ls
+            seg_start = buf.rfind(b"\r", ls, s) + 1 or ls
+            seg_start = max(seg_start, ls)
+            cr = buf.find(b"\r", s, le)
+            seg_end = le if cr < 0 else cr
+            lo, hi = seg_start, seg_end
+            if hi - lo > MAX_SEGMENT:
+                lo, hi = max(lo, s - MAX_SEGMENT // 4), min(hi, s + 3 * MAX_SEGMENT // 4)
+                seg_end = hi
+            prefix = None
+            if lo > ls or prefix_src is not None:
+                head = prefix_src if prefix_src is not None and ls == 0 else buf[ls : min(le, ls + PREFIX_BYTES)]
+                prefix = head.decode("utf-8", "replace")
+            raw = buf[lo:hi].decode("utf-8", "replace")
+            yield normalize(self.source, line_no, raw, prefix)
+        if count_lines:
+            self.line_no = line_no + buf.count(b"\n", counted, end)

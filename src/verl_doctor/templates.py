@@ -1,0 +1,23 @@
+"""Filling `{name}` and `{name|fallback}` placeholders in causes and fix steps from the named
+groups a rule's signatures and facts captured (the key the user misspelt, the GPUs requested)."""
+
+from __future__ import annotations
+
+import regex
+
+_PLACEHOLDER = regex.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
+
+
+def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = False) -> str:
+    """Known names are replaced; an unknown one takes its fallback, or stays as written when
+    `keep_unknown` (commands show `<value>`-style slots to fill), else becomes `?`."""
+
+    def sub(m: regex.Match[str]) -> str:
+        value = values.get(m.group(1))
+        if value is not None:
+            return value
+        if m.group(2) is not None:
+            return m.group(2)
+        return m.group(0) if keep_unknown else "?"
+
+    return _PLACEHOLDER.sub(sub, text) if "{" in text else text
