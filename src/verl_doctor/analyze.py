@@ -204,7 +204,7 @@ class Analyzer:
         state.best_conf = state.first_conf
         self._count(state, line, conf)
         if state.phase is None and conf == state.first_conf:
-            state.phase, state.phase_detail = self._phase_for(line)
+            state.phase, state.phase_detail = self._frame_phase(line)
         return is_new
 
     def _count(self, state: _RuleState, line: Line, conf: str) -> None:
@@ -229,22 +229,30 @@ class Analyzer:
         if line.worker.ip and len(state.hosts) < MAX_WORKERS:
             state.hosts.add(line.worker.ip)
 
-    def _phase_for(self, line: Line) -> tuple[str | None, str | None]:
-        """The phase: a Ray envelope naming this error's type (a worker method over the driver's
-        `run`), else the deepest verl frame printed by the same worker just before."""
-        best = None
-        for env_line, env in reversed(self._envelopes):
-            if env.inner and (env.inner in line.text or env_line is line):
-                if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
-                    best = env
-        if best is not None and best.method not in _GENERIC_METHODS:
-            return describe_phase(best.method), f"{best.actor}.{best.method}"
+    def _frame_phase(self, line: Line) -> tuple[str | None, str | None]:
+        """The deepest verl frame the same worker printed just before `line`."""
         frames = self._frames.get(line.worker.key())
         if frames:
             for number, fr in reversed(frames):
                 if 0 <= line.number - number <= FRAME_LOOKBACK:
                     return describe_phase(fr.func), f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
         return None, None
+
+    def _envelope_phase(self, line: Line) -> tuple[str | None, str | None]:
+        """A Ray envelope anywhere in the log naming this line's exception type; a worker method
+        (actor_rollout_update_actor) beats the driver's generic `run`."""
+        best = None
+        for env_line, env in self._envelopes:
+            if env.inner and (env.inner in line.text or env_line is line):
+                if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
+                    best = env
+        if best is not None and best.method not in _GENERIC_METHODS:
+            return describe_phase(best.method), f"{best.actor}.{best.method}"
+        return None, None
+
+    def _phase_for(self, line: Line) -> tuple[str | None, str | None]:
+        phase = self._envelope_phase(line)
+        return phase if phase[0] else self._frame_phase(line)
 
     def _clue(self, rule: Rule, target: Target, line: Line) -> str | None:
         ci, pi = divmod(target.index, 100)
@@ -298,7 +306,7 @@ class Analyzer:
             number, fr = frames[-1]
             if 0 <= line.number - number <= FRAME_LOOKBACK:
                 deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
-        self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, detail or phase, deepest)
+        self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
 
     # ------------------------------------------------------------------ report
 
@@ -314,6 +322,9 @@ class Analyzer:
             for number, found in self._facts.get(self.catalog.rules.index(rule), []):
                 for k, v in found.items():
                     groups.setdefault(k, v)
+            env_phase = self._envelope_phase(first)
+            if env_phase[0]:
+                state.phase, state.phase_detail = env_phase
             workers = state.workers or state.envelope_workers
             count = state.count or state.envelope_count
             findings.append(Finding(
@@ -374,6 +385,12 @@ class Analyzer:
         verl_version = context.get("versions", {}).get("verl")
         overrides: dict[str, str] = context.get("overrides", {})
         out = []
+        if rule.suggest == "config-key" and groups.get("key"):
+            from .suggest import config_key_steps
+
+            for step, commands in config_key_steps(groups["key"], groups.get("value"), verl_version, overrides,
+                                                   self.lang):
+                out.append(cls(step, commands, None, ()))
         for fix in rule.fixes:
             if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
                 continue

@@ -115,6 +115,7 @@ _PHASES = (
     ("compute_log_prob", "computing log-probs"),
     ("compute_values", "computing critic values"),
     ("update_actor", "updating the actor"),
+    ("update_policy", "updating the actor"),
     ("update_critic", "updating the critic"),
     ("init_model", "initializing a model"),
     ("_build_model_optimizer", "initializing a model"),

@@ -44,8 +44,8 @@ def explain(ctx: typer.Context) -> None:
 
 
 def run_app(args: Sequence[str]) -> int:
+    from . import cli_more  # noqa: F401  (registers `run` and `env`)
     from . import cli_rules  # noqa: F401  (registers `rules`)
-    from . import cli_more  # noqa: F401  (registers `env` and `run`)
 
     try:
         app(args=list(args), prog_name="verl-doctor")

@@ -84,7 +84,7 @@ def _explain(args: argparse.Namespace) -> int:
     for problem in catalog.problems:
         _err(f"warning: skipped broken rule: {problem}")
     if args.follow:
-        from .follow import follow
+        from .live import follow
 
         return follow(args, catalog, lang)
     session = Session(catalog, lang, read_binary=args.binary)

@@ -51,6 +51,7 @@ def lint_dirs(dirs: Sequence[Path], with_builtin: bool = False) -> list[Problem]
 def check_rule(rule: Rule, catalog: Catalog) -> list[Problem]:
     out: list[Problem] = []
     out += check_languages(rule)
+    out += check_placeholders(rule)
     out += check_healthy(rule)
     out += check_backtracking(rule)
     out += check_config_keys(rule)
@@ -68,6 +69,20 @@ def check_languages(rule: Rule) -> list[Problem]:
     texts += [(f"fixes.{i}.step", f.step) for i, f in enumerate(rule.fixes)]
     texts += [(f"pitfalls.{i}", p) for i, p in enumerate(rule.pitfalls)]
     return [_problem(rule, name, "Chinese text (zh) missing") for name, t in texts if not t.get("zh")]
+
+
+def check_placeholders(rule: Rule) -> list[Problem]:
+    """Causes and steps must render cleanly whether or not their placeholders are known."""
+    from .templates import fill_placeholders
+
+    out = []
+    texts: list[tuple[str, dict[str, str | None]]] = [("cause", rule.cause)]
+    texts += [(f"fixes.{i}.step", f.step) for i, f in enumerate(rule.fixes)]
+    for name, t in texts:
+        for lang, text in t.items():
+            if text and any(c in fill_placeholders(text, {}) for c in "{}"):
+                out.append(_problem(rule, f"{name}.{lang}", "malformed placeholder (stray brace)"))
+    return out
 
 
 def _healthy_lines() -> list[str]:

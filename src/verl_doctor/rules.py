@@ -54,6 +54,7 @@ class Rule:
     examples_match: tuple[str, ...]
     examples_no_match: tuple[str, ...]
     handbook: str | None = None
+    suggest: str | None = None
     path: str = ""
     origin: str = "built-in"
     replaces: str | None = None
@@ -84,6 +85,7 @@ class Rule:
             examples_match=tuple(data["examples"]["match"]),
             examples_no_match=tuple(data["examples"]["no_match"]),
             handbook=data.get("handbook"),
+            suggest=data.get("suggest"),
             path=path,
             origin=origin,
         )

@@ -82,6 +82,11 @@ class RuleSpec(_Strict):
         default_factory=list,
         description="Regexes with named groups, read near a hit, that fill {placeholders} in the cause.",
     )
+    suggest: Literal["config-key"] | None = Field(
+        default=None,
+        description="Computed fix to add: 'config-key' suggests the real verl config key nearest to the "
+        "one a signature or fact captured as (?P<key>...), with (?P<value>...) if captured.",
+    )
     cause: Text
     fixes: Annotated[list[FixStep], Field(min_length=1)]
     pitfalls: list[Text] = Field(default_factory=list)

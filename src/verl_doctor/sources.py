@@ -32,6 +32,7 @@ class Source:
     name: str
     stream: BinaryIO
     compressed: bool = False
+    interactive: bool = False  # a terminal: Ctrl-D ends the input, and a later read would block again
 
     def blocks(self, size: int = BLOCK_SIZE) -> Iterator[bytes]:
         """The input's bytes in blocks; a truncated or corrupt gzip raises InputError."""
@@ -44,6 +45,8 @@ class Source:
             if not data:
                 return
             yield data
+            if self.interactive and len(data) < size:
+                return
 
     def close(self) -> None:
         if self.stream is not _stdin_stream():
@@ -85,7 +88,9 @@ def open_stdin() -> Source:
     except (OSError, ValueError):
         raise InputError("stdin is closed") from None
     _enlarge_pipe(fd)
-    return _wrap("<stdin>", stream)
+    source = _wrap("<stdin>", stream)
+    source.interactive = os.isatty(fd)
+    return source
 
 
 def open_path(path: str) -> Source:

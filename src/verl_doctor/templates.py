@@ -1,4 +1,4 @@
-"""Filling `{name}` and `{name|fallback}` placeholders in causes and fix steps from the named
+"""Filling `{name}`, `{name|fallback}` and `{?name:text}` placeholders in causes and fix steps from the named
 groups a rule's signatures and facts captured (the key the user misspelt, the GPUs requested)."""
 
 from __future__ import annotations
@@ -6,6 +6,8 @@ from __future__ import annotations
 import regex
 
 _PLACEHOLDER = regex.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
+# `{?name:text}` shows `text` (which may use `{name}`) only when `name` is known.
+_CONDITIONAL = regex.compile(r"\{\?(\w+):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
 
 
 def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = False) -> str:
@@ -20,4 +22,7 @@ def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = Fa
             return m.group(2)
         return m.group(0) if keep_unknown else "?"
 
-    return _PLACEHOLDER.sub(sub, text) if "{" in text else text
+    if "{" not in text:
+        return text
+    text = _CONDITIONAL.sub(lambda m: m.group(2) if values.get(m.group(1)) is not None else "", text)
+    return _PLACEHOLDER.sub(sub, text)

@@ -119,11 +119,13 @@ def build(report: Report, show_context: bool = True) -> list[StyledLine]:
         for u in report.unrecognized:
             lines.extend(_unrecognized(u, w))
     ctx = report.context
-    if show_context and (report.findings or report.unrecognized) and (ctx.get("versions") or ctx.get("gpu")):
-        parts = [f"{k} {v}" for k, v in ctx.get("versions", {}).items()]
-        gpu = ctx.get("gpu", {})
-        if gpu.get("model"):
-            parts.append(str(gpu["model"]))
+    parts = [f"{k} {v}" for k, v in ctx.get("versions", {}).items()]
+    gpu = ctx.get("gpu", {})
+    if gpu.get("model"):
+        parts.append(str(gpu["model"]) + (f" x{gpu['count']}" if gpu.get("count") else ""))
+    if gpu.get("requested"):
+        parts.append(f"{gpu['requested']} GPUs requested")
+    if show_context and (report.findings or report.unrecognized) and parts:
         lines.append([])
         lines.append([(f"{w['context']}: ", "label"), (visible(", ".join(parts), 400), "dim")])
     for note in report.notes:

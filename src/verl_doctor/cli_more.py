@@ -1,0 +1,68 @@
+"""`verl-doctor run -- CMD` and `verl-doctor env`."""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Optional
+
+import typer
+
+from .cli import app
+
+
+class RunFmt(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+    github = "github"
+
+
+@app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def run(
+    ctx: typer.Context,
+    log: Optional[str] = typer.Option(None, "--log", metavar="FILE", help="Also append the command's output to FILE."),
+    report: Optional[str] = typer.Option(None, "--report", metavar="FILE",
+                                         help="Write the final diagnosis to FILE instead of stderr."),
+    fmt: RunFmt = typer.Option(RunFmt.text, "--format", "-f", help="Format of the final diagnosis."),
+    lang: Optional[str] = typer.Option(None, "--lang", help="en or zh."),
+    rules: list[str] = typer.Option([], "--rules", metavar="DIR", help="Extra rule folder (repeatable)."),
+    no_redact: bool = typer.Option(False, "--no-redact", help="Show secrets unmasked in the diagnosis."),
+) -> None:
+    """Run a training command, pass its output through, announce known errors as they appear
+    (on stderr), print the diagnosis when it ends, and exit with the command's exit code.
+
+    Example: verl-doctor run --log train.log -- python3 -m verl.trainer.main_ppo ...
+    """
+    from .catalog import load_catalog
+    from .i18n import choose_lang
+    from .live import run_command
+
+    command = list(ctx.args)
+    if command and command[0] == "--":
+        command = command[1:]
+    if not command:
+        typer.echo("verl-doctor: run needs a command after --, e.g. verl-doctor run -- bash train.sh", err=True)
+        raise typer.Exit(2)
+    catalog = load_catalog(extra_dirs=rules)
+    for problem in catalog.problems:
+        typer.echo(f"verl-doctor: warning: skipped broken rule: {problem}", err=True)
+    code = run_command(command, catalog, choose_lang(lang), log, report, fmt.value, not no_redact)
+    raise typer.Exit(code)
+
+
+class EnvFmt(str, Enum):
+    text = "text"
+    json = "json"
+
+
+@app.command("env")
+def env(
+    fmt: EnvFmt = typer.Option(EnvFmt.text, "--format", "-f", help="text or json."),
+    timeout: float = typer.Option(20.0, "--timeout", help="Seconds each probe may take."),
+    python: Optional[str] = typer.Option(None, "--python", metavar="PATH",
+                                         help="Probe this Python interpreter (default: python3 on PATH)."),
+) -> None:
+    """Check this machine for verl: Python, verl, torch/CUDA/GPUs, extensions, Ray, ports."""
+    from .env import main as env_main
+
+    raise typer.Exit(env_main(fmt.value, timeout, python))

@@ -1,0 +1,270 @@
+"""Live analysis: `verl-doctor run -- CMD` (wrap a training command) and `explain --follow FILE`.
+
+Both feed bytes to an engine Session as they arrive and announce each newly found root-cause
+error on stderr at once, then print the full diagnosis at the end. Neither ever runs a fix.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from typing import Any, BinaryIO
+
+from .catalog import Catalog
+from .engine import Session
+from .normalize import Line
+from .render.sanitize import visible
+
+POLL_SECONDS = 0.2
+_TAIL_BYTES = 8192
+_TRAINING_MARKS = (b"Training Progress", b"step:", b"Training from scratch")
+
+
+def _announce(session: Session, codes: list[str], line: Line | None, stream: Any = None) -> None:
+    out = stream or sys.stderr
+    for code in codes:
+        rule = session.catalog.by_id(code)
+        if rule is None or rule.symptom:
+            continue  # echoes are reported in the summary, not announced
+        where = f"{line.source}:{line.number}" if line else ""
+        text = visible(line.raw, 200) if line else ""
+        try:
+            out.write(f"verl-doctor: detected {rule.id} {rule.name} at {where}: {text}\n")
+            out.flush()
+        except (OSError, ValueError):
+            pass
+
+
+class _Tail:
+    """The last few kilobytes seen, for the possible-hang report."""
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.training_started = False
+
+    def add(self, data: bytes) -> None:
+        if not self.training_started and any(m in data for m in _TRAINING_MARKS):
+            self.training_started = True
+        self.data = (self.data + data)[-_TAIL_BYTES:]
+
+    def last_lines(self, n: int = 3) -> list[str]:
+        text = self.data.replace(b"\r", b"\n").decode("utf-8", "replace")
+        return [ln for ln in text.splitlines() if ln.strip()][-n:]
+
+
+# ---------------------------------------------------------------------------- explain --follow
+
+
+def follow(args: Any, catalog: Catalog, lang: str) -> int:
+    from .explain_cmd import EXIT_USAGE, emit
+
+    if len(args.files) != 1 or args.files[0] == "-":
+        sys.stderr.write("verl-doctor: --follow needs exactly one FILE (not stdin)\n")
+        return EXIT_USAGE
+    path = args.files[0]
+    session = Session(catalog, lang, read_binary=args.binary)
+    tail = _Tail()
+    try:
+        f = open(path, "rb")  # noqa: SIM115 - reopened on rotation
+    except OSError as exc:
+        sys.stderr.write(f"verl-doctor: {path}: {(exc.strerror or str(exc)).lower()}\n")
+        return EXIT_USAGE
+    scanner = session.scanner(path)
+    inode = os.fstat(f.fileno()).st_ino
+    last_data = time.monotonic()
+    idle_stop = False
+    try:
+        while True:
+            data = f.read(4 * 1024 * 1024)
+            if data:
+                last_data = time.monotonic()
+                tail.add(data)
+                found = session.feed(scanner, data)
+                if found:
+                    _announce(session, [c for c, _ in found], found[0][1])
+                continue
+            rotated, truncated = _rotation(path, f, inode)
+            if rotated or truncated:
+                session.finish(scanner)
+                if rotated:
+                    f.close()
+                    f = open(path, "rb")  # noqa: SIM115
+                    inode = os.fstat(f.fileno()).st_ino
+                else:
+                    f.seek(0)
+                scanner = session.scanner(path)
+                continue
+            if args.until_idle is not None and time.monotonic() - last_data >= args.until_idle:
+                idle_stop = True
+                break
+            time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        f.close()
+    session.finish(scanner)
+    report = session.report()
+    if idle_stop and tail.training_started and not report.findings:
+        report = _with_hang(report, path, args.until_idle, tail)
+    return emit(report, args)
+
+
+def _rotation(path: str, f: BinaryIO, inode: int) -> tuple[bool, bool]:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False, False  # moved away and not yet recreated: keep reading the old one
+    if st.st_ino != inode:
+        return True, False
+    return False, st.st_size < f.tell()
+
+
+def _with_hang(report: Any, path: str, idle: float, tail: _Tail) -> Any:
+    import dataclasses
+
+    from .report import Unrecognized
+
+    last = tail.last_lines()
+    hint = (f"no new output for {idle:g} s after training had started: the run may be hung. "
+            "Check GPU activity (nvidia-smi) and each rank's last line; a rank stuck in a collective "
+            "ends in an NCCL timeout later")
+    entry = Unrecognized(path, report.lines, last[-1] if last else "", None, "hang", 1, None, None, None, hint)
+    return dataclasses.replace(report, unrecognized=(*report.unrecognized, entry))
+
+
+# ---------------------------------------------------------------------------- run -- CMD
+
+
+def run_command(command: Sequence[str], catalog: Catalog, lang: str, log_path: str | None,
+                report_path: str | None, fmt: str, redact: bool) -> int:
+    """Run `command` unchanged, pass its output through, diagnose it; returns its exit code."""
+    session = Session(catalog, lang)
+    name = os.path.basename(command[0]) if command else "command"
+    source = f"<{name}>"
+    scanner = session.scanner(source)
+    lock = threading.Lock()
+    log = open(log_path, "ab") if log_path else None  # noqa: SIM115 - append: never clobber a file
+    try:
+        proc = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    except OSError as exc:
+        sys.stderr.write(f"verl-doctor: cannot run {command[0]}: {(exc.strerror or str(exc)).lower()}\n")
+        if log:
+            log.close()
+        return 127 if isinstance(exc, FileNotFoundError) else 126
+    previous = _forward_signals(proc)
+
+    def pump(src: BinaryIO, dst_fd: int) -> None:
+        fd = src.fileno()
+        while True:
+            try:
+                data = os.read(fd, 65536)
+            except OSError:
+                break
+            if not data:
+                break
+            _write_all(dst_fd, data)
+            with lock:
+                if log:
+                    log.write(data)
+                    log.flush()
+                found = session.feed(scanner, data)
+            if found:
+                _announce(session, [c for c, _ in found], found[0][1])
+
+    assert proc.stdout is not None and proc.stderr is not None
+    threads = [threading.Thread(target=pump, args=(proc.stdout, 1), daemon=True),
+               threading.Thread(target=pump, args=(proc.stderr, 2), daemon=True)]
+    for t in threads:
+        t.start()
+    try:
+        while True:
+            try:
+                returncode = proc.wait()
+                break
+            except KeyboardInterrupt:
+                continue  # SIGINT was forwarded to the command; wait for it to end
+        for t in threads:
+            t.join()
+    finally:
+        _restore_signals(previous)
+        if log:
+            log.close()
+    session.finish(scanner)
+    report = session.report()
+    _final_report(report, fmt, report_path, redact)
+    return returncode if returncode >= 0 else 128 - returncode
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        try:
+            n = os.write(fd, view)
+        except BlockingIOError:
+            time.sleep(0.01)
+            continue
+        except OSError:
+            return  # our own stdout closed: keep draining so the command does not block
+        view = view[n:]
+
+
+def _forward_signals(proc: subprocess.Popen[bytes]) -> dict[int, Any]:
+    def forward(signum: int, _frame: Any) -> None:
+        try:
+            os.killpg(proc.pid, signum)
+        except OSError:
+            pass
+
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        try:
+            previous[sig] = signal.signal(sig, forward)
+        except (ValueError, OSError):
+            pass
+    return previous
+
+
+def _restore_signals(previous: dict[int, Any]) -> None:
+    for sig, handler in previous.items():
+        try:
+            signal.signal(sig, handler)
+        except (ValueError, OSError):
+            pass
+
+
+def _final_report(report: Any, fmt: str, report_path: str | None, redact: bool) -> None:
+    if redact:
+        from .redact import redact_report
+
+        report = redact_report(report)
+    if fmt == "json":
+        from .render.json_out import render
+    elif fmt == "markdown":
+        from .render.markdown import render
+    elif fmt == "github":
+        from .render.github import render
+    else:
+        from .render.layout import build, to_plain
+
+        def render(r: Any) -> str:
+            return to_plain(build(r))
+
+    text = render(report)
+    if report_path:
+        try:
+            with open(report_path, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as exc:
+            sys.stderr.write(f"verl-doctor: cannot write {report_path}: {(exc.strerror or str(exc)).lower()}\n")
+        return
+    try:
+        sys.stderr.write("\n" + text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,47 @@
+"""Shared test helpers: run the CLI as a user does, in an isolated home, and the catalog."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from verl_doctor.catalog import Catalog, load_catalog
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_DOCTOR_", "GITHUB_"))}
+    env.update(HOME=str(tmp), XDG_CACHE_HOME=str(tmp / "cache"), XDG_CONFIG_HOME=str(tmp / "config"),
+               NO_COLOR="1", PYTHONIOENCODING="utf-8")
+    env.pop("LANG", None)
+    env.pop("LC_ALL", None)
+    env.pop("LANGUAGE", None)
+    env.update(extra)
+    return env
+
+
+@pytest.fixture
+def run_cli(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """Run `python -m verl_doctor ARGS` with stdin bytes; returns the CompletedProcess."""
+
+    def run(args: Sequence[str], stdin: bytes | None = b"", env: dict[str, str] | None = None,
+            cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-m", "verl_doctor", *args],
+            input=stdin, capture_output=True, timeout=timeout, cwd=cwd or tmp_path,
+            env=isolated_env(tmp_path, **(env or {})),
+        )
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def catalog() -> Catalog:
+    return load_catalog(include_user=False, use_cache=False)
