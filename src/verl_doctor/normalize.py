@@ -21,7 +21,7 @@ _ANSI = regex.compile(
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
     r"|\x1b[@-Z\\-_]"
     r"|\x9b[0-?]*[ -/]*[@-~]"
-    r"|\[(?:\d{1,3}(?:;\d{1,3})*)?m"
+    r"|\[\d{1,3}(?:;\d{1,3})*m"
 )
 _AUTOLINK = regex.compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
 _REPEATED = regex.compile(r"\s*\[repeated (\d+)x across cluster\]")
@@ -30,7 +30,7 @@ _PREFIXES = regex.compile(
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
     | (?P<bts>\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*)
     | (?P<glog>\[\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+\ [DIWEF]\ \d+\ \d+\]\s+\S+:\d+:\s*)
-    | (?P<c10>\[[DIWEF]\d{4}\ \d\d:\d\d:\d\d\.\d+\ [^\]]{1,120}\]\s*)
+    | (?P<c10>\[[DIWEF]\d{3,4}\ \d\d:\d\d:\d\d\.\d+\ [^\]]{1,120}\]\s*)
     | (?P<rank>\[?rank(?P<rankno>\d+)\]:\s*)
     | (?P<ray>\((?P<ray_body>[^()]{0,200})\)\s*)
     | (?P<level>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
@@ -38,7 +38,7 @@ _PREFIXES = regex.compile(
     """,
     regex.VERBOSE,
 )
-_RAY_BODY = regex.compile(r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?")
+_RAY_BODY = regex.compile(r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)(?![\w=])\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?")
 # Pretty-printed config dumps (`'n_gpus_per_node': 2,`) and Hydra's override list name config
 # keys that rules would otherwise mistake for errors.
 _CONFIG_DUMP = regex.compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")

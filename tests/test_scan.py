@@ -1,0 +1,80 @@
+"""The streaming scanner: same result however the bytes are split, correct line numbers,
+`\\r` segments and CR-only files, over-long lines in bounded memory, the Python fallback."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from verl_doctor import prefilter
+from verl_doctor.catalog import load_catalog
+from verl_doctor.engine import Session
+
+CATALOG = load_catalog(include_user=False, use_cache=False)
+OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB."
+HEALTHY = "(TaskRunner pid=1) step:{} - actor/grad_norm:0.2 - critic/score/mean:0.5"
+
+
+def _scan(data: bytes, chunks: list[int] | None = None) -> list[tuple[str, int]]:
+    session = Session(CATALOG)
+    scanner = session.scanner("log")
+    pos = 0
+    for size in chunks or [len(data)]:
+        session.feed(scanner, data[pos:pos + size])
+        pos += size
+    session.feed(scanner, data[pos:])
+    session.finish(scanner)
+    report = session.report()
+    return [(f.rule, f.first_line) for f in report.findings]
+
+
+def _log(n: int, at: int) -> bytes:
+    lines = [HEALTHY.format(i) for i in range(n)]
+    lines[at] = "(WorkerDict pid=9) " + OOM
+    return ("\n".join(lines) + "\n").encode()
+
+
+def test_line_number_matches_grep_n() -> None:
+    assert _scan(_log(1000, 736)) == [("FLOW004", 737)]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_any_split_of_the_bytes_gives_the_same_result(seed: int) -> None:
+    data = _log(400, 251)
+    rng = random.Random(seed)
+    chunks = [rng.randint(1, 300) for _ in range(200)]
+    assert _scan(data, chunks) == [("FLOW004", 252)]
+
+
+def test_split_inside_the_literal_and_inside_crlf() -> None:
+    data = _log(10, 4).replace(b"\n", b"\r\n")
+    cut = data.index(b"out of memory") + 5
+    assert _scan(data, [cut]) == [("FLOW004", 5)]
+
+
+def test_tqdm_carriage_returns_split_segments() -> None:
+    data = ("Training Progress:  10%|#| 1/10\rTraining Progress:  20%|##| 2/10\r(WorkerDict pid=3) " + OOM + "\n").encode()
+    assert _scan(data) == [("FLOW004", 1)]
+
+
+def test_cr_only_file_counts_cr_as_line_end() -> None:
+    data = ("\r".join([HEALTHY.format(i) for i in range(5)] + [OOM]) + "\r").encode()
+    assert _scan(data) == [("FLOW004", 6)]
+
+
+def test_last_line_without_newline() -> None:
+    assert _scan(("x\n" * 3 + OOM).encode()) == [("FLOW004", 4)]
+
+
+def test_overlong_line_is_scanned_in_windows() -> None:
+    long_line = b"x" * (3 * 1024 * 1024) + OOM.encode() + b"y" * (2 * 1024 * 1024)
+    data = b"first\n" + long_line + b"\nlast\n"
+    assert _scan(data, [1024 * 1024] * 6) == [("FLOW004", 2)]
+
+
+def test_python_fallback_prefilter_gives_the_same_findings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(prefilter, "FORCE_FALLBACK", True)
+    session = Session(CATALOG)
+    assert session.searcher.backend == "python-re"
+    assert _scan(_log(50, 20)) == [("FLOW004", 21)]
