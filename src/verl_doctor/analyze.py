@@ -353,6 +353,10 @@ class Analyzer:
             ))
         order = {s: i for i, s in enumerate(self.sources_order)}
         findings.sort(key=lambda f: (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line))
+        if any(f.confidence == "high" and not f.symptom for f in findings):
+            # Low-confidence findings are guesses from traceback shape for when the decisive
+            # message was cut off; once a decisive message is in the log they only add noise.
+            findings = [f for f in findings if f.confidence != "low"]
         unrecognized = [
             Unrecognized(u.line.source, u.line.number, u.line.raw.rstrip("\r\n"), u.exc.qualified, "exception",
                          u.count, u.phase, u.verl_frame, fingerprint(u.exc.type, u.exc.message))

@@ -153,6 +153,14 @@ def _digest(groups: list[tuple[str, list[tuple[Path, bytes]]]]) -> str:
             h.update(str(path).encode() + b"\0" + hashlib.sha256(content).digest())
     if _BACKGROUND.is_file():
         h.update(_BACKGROUND.read_bytes())
+    # The code that validates and compiles rules is part of the key, so an upgrade (or an
+    # edited checkout) never reads a cache its predecessor wrote.
+    here = Path(__file__).parent
+    for name in ("catalog.py", "validate.py", "schema.py", "literals.py", "classify.py"):
+        try:
+            h.update(str((here / name).stat().st_mtime_ns).encode())
+        except OSError:
+            pass
     return h.hexdigest()[:32]
 
 

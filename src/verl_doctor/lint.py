@@ -109,10 +109,12 @@ def _adversarial(pattern: str) -> Iterable[str]:
     from .literals import required_literals
 
     lits = sorted(required_literals(pattern) or ()) or ["a"]
+    chars = sorted({c for c in pattern if c.isalnum()} | set("a0 x./_-'"))
     for lit in lits[:3]:
         yield lit * 400
-        yield lit + " " * 20000
         yield (lit + "a") * 300 + "!"
+        for ch in chars:
+            yield lit + ch * 3000 + "\x00"
     yield "a" * 20000 + "!"
     yield " " * 20000 + "x"
     yield "(" * 5000

@@ -55,6 +55,9 @@ def validate_file(path: Path, content: bytes, problems: list[Problem]) -> dict[s
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         msg = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        context, cmark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+        if context and cmark is not None and cmark.line + 1 != line:
+            msg += f" ({context} at line {cmark.line + 1})"
         problems.append(Problem(where, line, None, None, f"YAML syntax error: {msg}"))
         return None
     if not isinstance(raw, dict):
