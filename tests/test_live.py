@@ -133,7 +133,11 @@ def test_follow_ctrl_c_prints_the_summary(tmp_path: Path) -> None:
     log.write_text("(WorkerDict pid=9) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1 GiB.\n")
     proc = subprocess.Popen(_cli("explain", "--follow", str(log)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=isolated_env(tmp_path))
-    time.sleep(1.5)
+    assert proc.stderr is not None
+    seen, deadline = b"", time.time() + 30
+    while b"detected FLOW004" not in seen and time.time() < deadline:
+        if select.select([proc.stderr], [], [], 0.2)[0]:
+            seen += os.read(proc.stderr.fileno(), 65536)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
-    assert b"FLOW004" in out and b"Traceback" not in err
+    assert b"FLOW004" in out and b"Traceback" not in seen + err

@@ -24,7 +24,7 @@ from . import __version__
 from .classify import INTERNAL_LITERALS
 from .rules import Rule
 
-CACHE_FORMAT = 3
+CACHE_FORMAT = 4
 _BACKGROUND = Path(__file__).with_name("data") / "background.txt"
 
 

@@ -9,34 +9,34 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import regex
+import re
 
 INTERNAL_LITERALS: dict[str, list[str]] = {
     "exception": ["Error", "Exception", "Interrupt", "SystemExit", "Traceback (most recent"],
     "frame": ['File "'],
     "envelope": ["RayTaskError", "ActorDiedError", "creation task", "Unhandled error",
                  "Error executing job", "HYDRA_FULL_ERROR"],
-    "context": ["ersion", "verl.trainer.", "recipe.", "NVIDIA ", "Tesla ", "+cu1", "GPU Count",
-                "Info---", "     : ", "==", "LLM engine (v", "overrides"],
+    "context": ["Version      :", "NCCL version", "CUDA Version", "CUDA Runtime", "verl.trainer.", "recipe.",
+                "NVIDIA ", "Tesla ", "+cu1", "GPU Count", "Info---", "\t     : ", "torch==", "vllm==", "sglang==", "verl==", "LLM engine (v", "overrides"],
 }
 
-_EXCEPTION = regex.compile(
+_EXCEPTION = re.compile(
     r"^(?:raise\s+)?(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
     r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|KeyboardInterrupt|SystemExit|StopIteration)"
     r"(?:\((?P<inner>[\w.]+)\))?(?P<rest>:.*|\s*$)"
 )
-_ENVELOPE = regex.compile(
+_ENVELOPE = re.compile(
     r"(?:RayTaskError|RayActorError)\((?P<inner>[\w.]+)\)\s*:\s*"
     r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?P<actor>[A-Za-z_][\w]*)\.(?P<method>[\w]+)\(\)"
     r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
 )
-_FRAME = regex.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)')
-_ECHO = regex.compile(
+_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)')
+_ECHO = re.compile(
     r"Error executing job with overrides|HYDRA_FULL_ERROR|ActorDiedError|"
     r"The actor died (?:because of an error raised in its creation task|unexpectedly)|"
     r"Exception raised in creation task|Unhandled error \(suppress with|ChildFailedError"
 )
-_BENIGN = regex.compile(
+_BENIGN = re.compile(
     r"Warning\b|^Exception ignored in|Failed to read commit hash|No module named 'vllm\._version'|"
     r"^During handling of the above exception|^The above exception was the direct cause|"
     r"^Traceback \(most recent call last\)|Error executing job|^ERROR:?\s*$"

@@ -12,29 +12,29 @@ import ast
 import shlex
 from typing import Any
 
-import regex
+import re
 
 from .normalize import Line
 
 _MAX_OVERRIDES = 400
 _MAX_VALUE = 200
 _PACKAGES = "verl|torch|vllm|sglang|ray|transformers|flash[-_]attn|megatron[-_]core|tensordict|peft|deepspeed|accelerate"
-_SECTION = regex.compile(r"^-{3,}\s*(?P<name>Python|Pip|verl|Platform|Hardware|Environment|System) Info\s*-{3,}")
-_BANNER_VERSION = regex.compile(r"^Version\s+:\s*(?P<v>\d[\w.+-]*)")
-_BANNER_PKG = regex.compile(rf"^(?P<pkg>{_PACKAGES})\s*:\s*(?P<v>\d[\w.+-]*)\s*$")
-_PIN = regex.compile(rf"(?:^|\s)(?P<pkg>{_PACKAGES})(?:==|\s{{2,}}|\s+version\s+)(?P<v>\d+\.\d+[\w.+-]*)")
-_VLLM_ENGINE = regex.compile(r"LLM engine \(v(?P<v>\d+\.\d+[\w.+-]*)\)")
-_NCCL = regex.compile(r"NCCL version (?P<v>\d+\.\d+\.\d+)")
-_CUDA_RUNTIME = regex.compile(r"CUDA (?:Runtime\s*:|Version:)\s*(?P<v>\d+\.\d+)")
-_TORCH_CU = regex.compile(r"\b(?P<v>2\.\d+\.\d+)\+cu(?P<cu>1\d{2,3})\b")
-_PYTHON_PATH = regex.compile(r"python(?P<v>3\.\d{1,2})/(?:site|dist)-packages/")
-_GPU_MODEL = regex.compile(
+_SECTION = re.compile(r"^-{3,}\s*(?P<name>Python|Pip|verl|Platform|Hardware|Environment|System) Info\s*-{3,}")
+_BANNER_VERSION = re.compile(r"^Version\s+:\s*(?P<v>\d[\w.+-]*)")
+_BANNER_PKG = re.compile(rf"^(?P<pkg>{_PACKAGES})\s*:\s*(?P<v>\d[\w.+-]*)\s*$")
+_PIN = re.compile(rf"(?:^|\s)(?P<pkg>{_PACKAGES})(?:==|\s{{2,}}|\s+version\s+)(?P<v>\d+\.\d+[\w.+-]*)")
+_VLLM_ENGINE = re.compile(r"LLM engine \(v(?P<v>\d+\.\d+[\w.+-]*)\)")
+_NCCL = re.compile(r"NCCL version (?P<v>\d+\.\d+\.\d+)")
+_CUDA_RUNTIME = re.compile(r"CUDA (?:Runtime\s*:|Version:)\s*(?P<v>\d+\.\d+)")
+_TORCH_CU = re.compile(r"\b(?P<v>2\.\d+\.\d+)\+cu(?P<cu>1\d{2,3})\b")
+_PYTHON_PATH = re.compile(r"python(?P<v>3\.\d{1,2})/(?:site|dist)-packages/")
+_GPU_MODEL = re.compile(
     r"\b(?P<gpu>(?:NVIDIA|Tesla)\s+(?:GeForce\s+)?(?:RTX\s+)?[A-Z]{1,3}\d{1,4}[A-Za-z0-9-]*(?:\s+\d+GB)?(?:\s+HBM\d)?)"
 )
-_GPU_COUNT = regex.compile(r"GPU Count\s*:\s*(?P<n>\d+)")
-_GPU_CAPACITY = regex.compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
-_ENTRY = regex.compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
-_OVERRIDES = regex.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
+_GPU_COUNT = re.compile(r"GPU Count\s*:\s*(?P<n>\d+)")
+_GPU_CAPACITY = re.compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
+_ENTRY = re.compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
+_OVERRIDES = re.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
 
 
 class ContextCollector:
@@ -133,7 +133,7 @@ class ContextCollector:
         for item in items:
             key, _, value = item.partition("=")
             key = key.lstrip("+~")
-            if not regex.fullmatch(r"[A-Za-z_][\w.\-]*", key):
+            if not re.fullmatch(r"[A-Za-z_][\w.\-]*", key):
                 continue
             if len(self.overrides) >= _MAX_OVERRIDES and key not in self.overrides:
                 return

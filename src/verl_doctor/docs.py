@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import regex
+import re
 
 from .rules import Rule, pick
 
@@ -34,15 +34,15 @@ _HEAD = {
 }
 
 _READABLE = (
-    (regex.compile(r"\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)"), r"<\1>"),
-    (regex.compile(r"\(\?<?[=!](?:[^()]|\([^()]*\))*\)"), ""),
-    (regex.compile(r"\(\?:"), "("),
-    (regex.compile(r"\\d\+|\[\\d\.\]\+|\\d\{\d+(?:,\d*)?\}|\\d"), "N"),
-    (regex.compile(r"\.\{\d*,?\d*\}|\.\*\??|\.\+\??|\\S\+|\[\^[^\]]*\]\+"), "…"),
-    (regex.compile(r"\\s[+*?]?|\\s\{\d*,?\d*\}"), " "),
-    (regex.compile(r"\\w\+|\[\\w[^\]]*\][+*]"), "NAME"),
-    (regex.compile(r"\\([^a-zA-Z0-9])"), r"\1"),
-    (regex.compile(r"\^|\$|\\b"), ""),
+    (re.compile(r"\(\?P<(\w+)>(?:[^()]|\([^()]*\))*\)"), r"<\1>"),
+    (re.compile(r"\(\?<?[=!](?:[^()]|\([^()]*\))*\)"), ""),
+    (re.compile(r"\(\?:"), "("),
+    (re.compile(r"\\d\+|\[\\d\.\]\+|\\d\{\d+(?:,\d*)?\}|\\d"), "N"),
+    (re.compile(r"\.\{\d*,?\d*\}|\.\*\??|\.\+\??|\\S\+|\[\^[^\]]*\]\+"), "…"),
+    (re.compile(r"\\s[+*?]?|\\s\{\d*,?\d*\}"), " "),
+    (re.compile(r"\\w\+|\[\\w[^\]]*\][+*]"), "NAME"),
+    (re.compile(r"\\([^a-zA-Z0-9])"), r"\1"),
+    (re.compile(r"\^|\$|\\b"), ""),
 )
 
 
@@ -99,7 +99,7 @@ def rule_text(rule: Rule, lang: str) -> str:
 
 
 def _fence(text: str, lang: str = "") -> str:
-    longest = max((len(m) for m in regex.findall(r"`+", text)), default=0)
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return f"{fence}{lang}\n{text.rstrip()}\n{fence}"
 

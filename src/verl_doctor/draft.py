@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import json
 
-import regex
+import re
 
 from .report import Report
 
 _GENERALIZE = (
-    (regex.compile(r"(?:[A-Za-z]:)?(?:/[\w.@+\-]+){2,}/?"), r"\\S+"),
-    (regex.compile(r"0x[0-9a-fA-F]+"), r"0x[0-9a-f]+"),
-    (regex.compile(r"\b[0-9a-f]{12,}\b"), r"[0-9a-f]+"),
-    (regex.compile(r"\d+(?:\.\d+)?"), r"\\d+(?:\\.\\d+)?"),
+    (re.compile(r"(?:[A-Za-z]:)?(?:/[\w.@+\-]+){2,}/?"), r"\\S+"),
+    (re.compile(r"0x[0-9a-fA-F]+"), r"0x[0-9a-f]+"),
+    (re.compile(r"\b[0-9a-f]{12,}\b"), r"[0-9a-f]+"),
+    (re.compile(r"\d+(?:\.\d+)?"), r"\\d+(?:\\.\\d+)?"),
 )
 _CATEGORY_HINTS = (
     ("env", ("ImportError", "ModuleNotFoundError", "undefined symbol", "version")),
@@ -37,15 +37,15 @@ def signature_for(text: str, max_len: int = 120) -> str:
             if not any(s < m.end() and m.start() < e for s, e, _ in spans):
                 spans.append((m.start(), m.end(), repl))
     for start, end, repl in sorted(spans):
-        out.append(regex.escape(text[pos:start], literal_spaces=True))
+        out.append(re.escape(text[pos:start]))
         out.append(repl.replace("\\\\", "\\"))
         pos = end
-    out.append(regex.escape(text[pos:], literal_spaces=True))
+    out.append(re.escape(text[pos:]))
     return "".join(out)
 
 
 def _kebab(name: str) -> str:
-    return regex.sub(r"(?<!^)(?=[A-Z])", "-", name).lower().strip("-") or "unknown-error"
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower().strip("-") or "unknown-error"
 
 
 def draft_rule(report: Report) -> str:

@@ -40,9 +40,9 @@ class Session:
             self.sources.append(name)
         return LineScanner(self.searcher, name)
 
-    def feed(self, scanner: LineScanner, data: bytes) -> list[tuple[str, Line]]:
+    def feed(self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None) -> list[tuple[str, Line]]:
         """Scan bytes; returns (rule code, line) for each rule found for the first time."""
-        return self._lines(scanner.feed(data))
+        return self._lines(scanner.feed(data, size))
 
     def finish(self, scanner: LineScanner) -> list[tuple[str, Line]]:
         found = self._lines(scanner.finish())
@@ -62,16 +62,16 @@ class Session:
         scanner = self.scanner(source.name)
         first = True
         try:
-            for block in source.blocks():
+            for block, size in source.filled():
                 if first:
                     first = False
-                    if not self.read_binary and looks_binary(block):
+                    if not self.read_binary and looks_binary(bytes(block[: min(size, 8192)])):
                         self.input_errors.append(InputNote(
                             source.name, f"{source.name}: binary file, skipped (use --binary to read it)",
                             "warning"))
                         self.sources.remove(source.name)
                         return False
-                found = self.feed(scanner, block)
+                found = self.feed(scanner, block, size)
                 if found and on_new:
                     on_new([c for c, _ in found], found[0][1])
         except InputError as exc:

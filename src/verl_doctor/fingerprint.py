@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import hashlib
 
-import regex
+import re
 
 _NORMALIZERS = (
-    (regex.compile(r"""(?:[A-Za-z]:)?(?:[\\/][\w.@+\-]+){2,}[\\/]?"""), "<path>"),
-    (regex.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
-    (regex.compile(r"\b[0-9a-f]{12,}\b"), "<id>"),
-    (regex.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
-    (regex.compile(r"\b\d+(?:\.\d+)?\b"), "<n>"),
-    (regex.compile(r"\s+"), " "),
+    (re.compile(r"""(?:[A-Za-z]:)?(?:[\\/][\w.@+\-]+){2,}[\\/]?"""), "<path>"),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (re.compile(r"\b[0-9a-f]{12,}\b"), "<id>"),
+    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (re.compile(r"\b\d+(?:\.\d+)?\b"), "<n>"),
+    (re.compile(r"\s+"), " "),
 )
 
 

@@ -103,10 +103,23 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
     if key in pool:
         return [key]
     leaf = key.rpartition(".")[2]
+    leaves = _leaves(version)
     # Cheap pass first: only keys whose leaf looks somewhat alike get the full score.
-    cands = [k for k in pool if difflib.SequenceMatcher(None, leaf, k.rpartition(".")[2]).quick_ratio() > 0.5]
+    cands = [k for k in leaves if difflib.SequenceMatcher(None, leaf, k.rpartition(".")[2]).quick_ratio() > 0.5]
     scored = sorted(((_score(key, k), k) for k in cands), reverse=True)
-    return [k for s, k in scored[:n] if s >= min_score]
+    if not scored or scored[0][0] < min_score:
+        return []
+    best = scored[0][0]
+    # Only alternatives nearly as good as the best are worth showing.
+    return [k for s, k in scored[:n] if s >= min_score and s >= best - 0.25]
+
+
+@lru_cache(maxsize=None)
+def _leaves(version: str | None) -> frozenset[str]:
+    """Keys that hold a value (not a section), for suggestions."""
+    pool = keys(version) if version else all_keys()
+    sections = {k.rpartition(".")[0] for k in pool}
+    return frozenset(pool - sections)
 
 
 def top_level_groups() -> frozenset[str]:

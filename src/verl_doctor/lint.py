@@ -9,7 +9,6 @@ exists in verl.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import regex
 from .catalog import Catalog, Problem, builtin_rules_dir, build_catalog_data, catalog_from_data, rule_files
 from .rules import REGEX_FLAGS, Rule
 
-SLOW_SECONDS = 0.05
+SLOW_SECONDS = 0.25  # catastrophic backtracking takes seconds; normal patterns take microseconds
 HEALTHY = Path(__file__).with_name("data") / "background.txt"
 
 
@@ -127,14 +126,10 @@ def slow_patterns(patterns: Sequence[str]) -> list[tuple[int, str]]:
     for i, pat in enumerate(patterns):
         compiled = regex.compile(pat, REGEX_FLAGS)
         for text in _adversarial(pat):
-            start = time.perf_counter()
             try:
-                compiled.search(text, timeout=SLOW_SECONDS * 4)
+                compiled.search(text, timeout=SLOW_SECONDS)
             except TimeoutError:
                 out.append((i, "timed out on adversarial input (catastrophic backtracking?)"))
-                break
-            if time.perf_counter() - start > SLOW_SECONDS:
-                out.append((i, f"takes over {int(SLOW_SECONDS * 1000)} ms on adversarial input"))
                 break
     return out
 

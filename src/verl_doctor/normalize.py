@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import regex
+import re
 
 # ESC-based sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte escapes), 8-bit CSI, and the ESC-less
 # SGR remnants that survive copy-paste (`[36m`, `[0m`, `[1;31m`).
-_ANSI = regex.compile(
+_ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
@@ -23,9 +23,9 @@ _ANSI = regex.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"
     r"|\[\d{1,3}(?:;\d{1,3})*m"
 )
-_AUTOLINK = regex.compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
-_REPEATED = regex.compile(r"\s*\[repeated (\d+)x across cluster\]")
-_PREFIXES = regex.compile(
+_AUTOLINK = re.compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
+_REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]")
+_PREFIXES = re.compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
     | (?P<bts>\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*)
@@ -36,14 +36,14 @@ _PREFIXES = regex.compile(
     | (?P<level>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
     | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
     """,
-    regex.VERBOSE,
+    re.VERBOSE,
 )
-_RAY_BODY = regex.compile(r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)(?![\w=])\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?")
+_RAY_BODY = re.compile(r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)(?![\w=])\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?")
 # Pretty-printed config dumps (`'n_gpus_per_node': 2,`) and Hydra's override list name config
 # keys that rules would otherwise mistake for errors.
-_CONFIG_DUMP = regex.compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")
-_OVERRIDES = regex.compile(r"(Error executing job with overrides: )\[(?:'(?:[^'\\]|\\.)*'(?:,\s*)?)*\]")
-_SHELL_TRACE = regex.compile(r"^\+{1,4} ")
+_CONFIG_DUMP = re.compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")
+_OVERRIDES = re.compile(r"(Error executing job with overrides: )\[(?:'(?:[^'\\]|\\.)*'(?:,\s*)?)*\]")
+_SHELL_TRACE = re.compile(r"^\+{1,4} ")
 # Ray prefixes without a pid; any other bare "(word)" prefix (a conda env in a shell prompt) is
 # stripped but not taken for a worker.
 _PIDLESS_ACTORS = {"raylet", "gcs_server", "autoscaler", "monitor", "dashboard"}

@@ -20,6 +20,7 @@ MAX_CARRY = 1024 * 1024  # longest partial line kept between blocks
 OVERLAP = 4096  # bytes of an over-long line kept so a literal across a window edge is found
 MAX_SEGMENT = 16 * 1024  # text around a hit handed to the regexes (bounded confirm stage)
 PREFIX_BYTES = 512  # start of an over-long line kept for its worker prefix
+PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
 
 
 class LineScanner:
@@ -34,28 +35,39 @@ class LineScanner:
         self._cr_mode: bool | None = None
         self.bytes_seen = 0
 
-    def feed(self, data: bytes) -> Iterator[Line]:
-        self.bytes_seen += len(data)
+    def feed(self, data: bytes | bytearray, size: int | None = None) -> Iterator[Line]:
+        """Scan `data[:size]`. `data` may be a buffer the caller reuses once this is consumed:
+        nothing but the short unfinished last line is copied out of it."""
+        n = len(data) if size is None else size
+        self.bytes_seen += n
         if self._cr_mode is None:
-            self._cr_mode = b"\n" not in data and b"\r" in data
+            self._cr_mode = b"\n" not in data[: min(n, 1 << 16)] and b"\r" in data[: min(n, 1 << 16)]
         if self._cr_mode:
-            data = data.replace(b"\r", b"\n")
-        buf = self._carry + data if self._carry else data
-        last = buf.rfind(b"\n")
-        if last < 0:
-            yield from self._overlong(buf)
-            return
-        self._carry = buf[last + 1 :]
-        yield from self._scan(buf, last + 1)
-        if self._long_prefix is not None:
+            data, n = bytes(data[:n]).replace(b"\r", b"\n"), n
+        pos = 0
+        if self._carry:
+            first_nl = data.find(b"\n", 0, n)
+            if first_nl < 0:
+                yield from self._overlong(self._carry + bytes(data[:n]))
+                return
+            head = self._carry + bytes(data[: first_nl + 1])
+            self._carry = b""
+            yield from self._scan(head, 0, len(head))
             self._long_prefix = None
+            pos = first_nl + 1
+        last = data.rfind(b"\n", pos, n)
+        if last < 0:
+            yield from self._overlong(bytes(data[pos:n]))
+            return
+        yield from self._scan(data, pos, last + 1)
+        self._carry = bytes(data[last + 1 : n])
         if len(self._carry) > MAX_CARRY:
             yield from self._overlong(self._carry)
 
     def finish(self) -> Iterator[Line]:
         if self._carry:
             buf, self._carry = self._carry + b"\n", b""
-            yield from self._scan(buf, len(buf))
+            yield from self._scan(buf, 0, len(buf))
         self._long_prefix = None
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
@@ -68,20 +80,29 @@ class LineScanner:
         cut = len(buf) - OVERLAP
         window = buf[:cut] + b"\n"
         line_no = self.line_no
-        for line in self._scan(window, len(window), count_lines=False):
-            yield line
+        yield from self._scan(window, 0, len(window), count_lines=False)
         self.line_no = line_no
         self._carry = buf[cut:]
 
-    def _scan(self, buf: bytes, end: int, count_lines: bool = True) -> Iterator[Line]:
-        starts = self.searcher.starts(memoryview(buf)[:end])
-        counted, line_no = 0, self.line_no
+    def _scan(self, buf: bytes | bytearray, begin: int, end: int, count_lines: bool = True) -> Iterator[Line]:
+        view = memoryview(buf)[begin:end]
+        if end - begin >= PARALLEL_BYTES:
+            pending = self.searcher.submit(view)
+            total = buf.count(b"\n", begin, end) if count_lines else 0  # overlaps the search
+            starts = self.searcher.collect(pending)
+            if not starts:
+                self.line_no += total
+                return
+        else:
+            starts = self.searcher.starts(view)
+        counted, line_no = begin, self.line_no
         seg_end = -1
         prefix_src = self._long_prefix
         for s in starts:
+            s += begin
             if s < seg_end:
                 continue  # another anchor in a segment already taken
-            ls = buf.rfind(b"\n", 0, s) + 1
+            ls = max(buf.rfind(b"\n", 0, s) + 1, begin)
             le = buf.find(b"\n", s, end)
             if le < 0:
                 le = end
@@ -98,9 +119,9 @@ class LineScanner:
                 seg_end = hi
             prefix = None
             if lo > ls or prefix_src is not None:
-                head = prefix_src if prefix_src is not None and ls == 0 else buf[ls : min(le, ls + PREFIX_BYTES)]
+                head = prefix_src if prefix_src is not None and ls == 0 else bytes(buf[ls : min(le, ls + PREFIX_BYTES)])
                 prefix = head.decode("utf-8", "replace")
-            raw = buf[lo:hi].decode("utf-8", "replace")
+            raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
             yield normalize(self.source, line_no, raw, prefix)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)

@@ -48,6 +48,36 @@ class Source:
             if self.interactive and len(data) < size:
                 return
 
+    def filled(self, size: int = BLOCK_SIZE) -> Iterator[tuple[bytearray, int]]:
+        """(buffer, length) for each block read into one reused buffer (no per-block allocation).
+        The buffer is overwritten by the next block: consume it before asking for more."""
+        buf = bytearray(size)
+        view = memoryview(buf)
+        readinto = getattr(self.stream, "readinto", None)
+        if readinto is None:
+            for block in self.blocks(size):
+                yield bytearray(block), len(block)
+            return
+        while True:
+            n = 0
+            try:
+                while n < size:  # fill the block: pipes and ttys return short reads
+                    got = readinto(view[n:])
+                    if not got:
+                        break
+                    n += got
+                    if self.interactive:
+                        break
+            except (EOFError, gzip.BadGzipFile, OSError) as exc:
+                if n:
+                    yield buf, n
+                raise InputError(f"{self.name}: {_describe(exc)}") from None
+            if not n:
+                return
+            yield buf, n
+            if n < size and self.interactive:
+                return
+
     def close(self) -> None:
         if self.stream is not _stdin_stream():
             self.stream.close()

@@ -3,18 +3,18 @@ groups a rule's signatures and facts captured (the key the user misspelt, the GP
 
 from __future__ import annotations
 
-import regex
+import re
 
-_PLACEHOLDER = regex.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
 # `{?name:text}` shows `text` (which may use `{name}`) only when `name` is known.
-_CONDITIONAL = regex.compile(r"\{\?(\w+):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
+_CONDITIONAL = re.compile(r"\{\?(\w+):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
 
 
 def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = False) -> str:
     """Known names are replaced; an unknown one takes its fallback, or stays as written when
     `keep_unknown` (commands show `<value>`-style slots to fill), else becomes `?`."""
 
-    def sub(m: regex.Match[str]) -> str:
+    def sub(m: re.Match[str]) -> str:
         value = values.get(m.group(1))
         if value is not None:
             return value

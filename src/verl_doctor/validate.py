@@ -18,6 +18,9 @@ from .literals import required_literals
 from .rules import REGEX_FLAGS
 from .schema import RuleSpec
 
+# libyaml's loader when PyYAML was built with it: parsing is most of a cold catalog build.
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
 
 def _node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
     """The 1-based line of the YAML node at `loc` (keys and list indexes), or its nearest parent."""
@@ -46,8 +49,12 @@ def validate_file(path: Path, content: bytes, problems: list[Problem]) -> dict[s
     where = str(path)
     try:
         text = content.decode("utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        raw = yaml.safe_load(text)
+        loader = _Loader(text)
+        try:
+            node = loader.get_single_node()
+            raw = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except UnicodeDecodeError:
         problems.append(Problem(where, None, None, None, "not UTF-8 text"))
         return None
@@ -103,7 +110,7 @@ def _check_regexes(spec: RuleSpec, node: yaml.Node | None, where: str, problems:
             if needs_literal and required_literals(pat) is None:
                 problems.append(Problem(
                     where, _node_line(node, loc), spec.id, f"{fld}.{i}",
-                    "no literal substring of 3+ characters that every match contains; "
+                    "no literal substring of 4+ characters that every match contains; "
                     "add one to the pattern or declare `literals:`",
                 ))
 

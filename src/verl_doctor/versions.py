@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-import regex
+import re
 
-_PART = regex.compile(r"\d+")
-_CLAUSE = regex.compile(r"\s*(<=|>=|==|!=|<|>)\s*(\d+(?:\.\d+)*)\s*")
+_PART = re.compile(r"\d+")
+_CLAUSE = re.compile(r"\s*(<=|>=|==|!=|<|>)\s*(\d+(?:\.\d+)*)\s*")
 
 
 def parse(version: str) -> tuple[int, ...] | None:
     """`0.8.0.dev` -> (0, 8, 0); None when the text holds no version."""
-    m = regex.match(r"\s*v?(\d+(?:\.\d+)*)", version)
+    m = re.match(r"\s*v?(\d+(?:\.\d+)*)", version)
     return tuple(int(p) for p in _PART.findall(m.group(1))) if m else None
 
 

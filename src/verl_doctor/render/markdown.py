@@ -5,7 +5,7 @@ GitHub's 1 MiB step-summary limit."""
 
 from __future__ import annotations
 
-import regex
+import re
 
 from ..i18n import words
 from ..report import Finding, Report
@@ -14,7 +14,7 @@ from .sanitize import visible
 
 MAX_BYTES = 256 * 1024
 MAX_FINDINGS = 10
-_MD_SPECIAL = regex.compile(r"([\\`*_{}\[\]()#+!|<>~])")
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|<>~])")
 
 
 def escape(text: str) -> str:
@@ -23,7 +23,7 @@ def escape(text: str) -> str:
 
 
 def fence(text: str, lang: str = "") -> str:
-    longest = max((len(m) for m in regex.findall(r"`+", text)), default=0)
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     f = "`" * max(3, longest + 1)
     return f"{f}{lang}\n{text}\n{f}"
 

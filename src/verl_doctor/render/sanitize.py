@@ -6,15 +6,15 @@ or bidi override left in the text is shown visibly (`\\x1b`, `\\u202e`) instead 
 
 from __future__ import annotations
 
-import regex
+import re
 
 from ..normalize import strip_ansi
 
-_UNSAFE = regex.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 MAX_SHOWN = 400
 
 
-def _escape(m: regex.Match[str]) -> str:
+def _escape(m: re.Match[str]) -> str:
     code = ord(m.group(0))
     return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
@@ -30,5 +30,5 @@ def visible(text: str, limit: int | None = MAX_SHOWN) -> str:
 
 def escape_json_text(serialized: str) -> str:
     """Escape, in already-serialized JSON, the characters json.dumps leaves raw but terminals act on."""
-    return regex.sub(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]",
+    return re.sub(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]",
                      lambda m: f"\\u{ord(m.group(0)):04x}", serialized)

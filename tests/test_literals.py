@@ -1,0 +1,98 @@
+"""Prefilter literals: derived correctly, selective on healthy logs, covered by the anchors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import sys
+
+from conftest import FIXTURES, ROOT
+from verl_doctor.catalog import load_catalog
+from verl_doctor.classify import INTERNAL_LITERALS
+from verl_doctor.literals import choose_anchors, required_literals
+
+MAX_SHARE = 0.01  # a literal may hit at most 1% of the lines of a healthy log
+
+
+@pytest.mark.parametrize(("pattern", "expected"), [
+    (r"CUDA out of memory\. Tried", {"CUDA out of memory. Tried"}),
+    (r"Total available GPUs (?P<a>[\d.]+) is less than", {"Total available GPUs "}),
+    (r"(?:vllm|sglang) version \S+ not supported", {" not supported"}),
+    (r"No module named '(?:tensordict|codetiming)'", {"No module named 'tensordict'", "No module named 'codetiming'"}),
+    (r"(?:Segmentation fault|Aborted) \(core dumped\)", {"Segmentation fault (core dumped)", "Aborted (core dumped)"}),
+    (r"(?:ImportError|ModuleNotFoundError)", {"ImportError", "ModuleNotFoundError"}),
+    (r"(?i)out of memory", None),
+    (r"\d+ x \d+", None),
+])
+def test_required_literals(pattern: str, expected: set[str] | None) -> None:
+    got = required_literals(pattern)
+    assert (set(got) if got is not None else None) == expected
+
+
+def _healthy_lines(tmp_dir: Path | None = None) -> list[str]:
+    """The healthy fixtures plus a 4 MB generated healthy run (the mix of a real log)."""
+    lines: list[str] = []
+    for path in sorted((FIXTURES / "healthy").glob("*.log")):
+        lines += [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    if tmp_dir is not None:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from generate_log import generate
+
+        out = tmp_dir / "healthy.log"
+        assert generate(out, 4, seed=3, errors=[]) == []
+        lines += out.read_text(encoding="utf-8").replace("\r", "\n").splitlines()
+    return lines
+
+
+def test_every_rule_literal_is_selective_on_healthy_logs(tmp_path: Path) -> None:
+    catalog = load_catalog(include_user=False, use_cache=False)
+    lines = _healthy_lines(tmp_path)
+    internal = {lit for lits in INTERNAL_LITERALS.values() for lit in lits}
+    offenders = []
+    for lit, targets in zip(catalog.literals, catalog.targets):
+        if lit in internal and all(t.rule < 0 for t in targets):
+            continue
+        share = sum(lit in ln for ln in lines) / len(lines)
+        if share > MAX_SHARE:
+            rules = sorted({catalog.rules[t.rule].id for t in targets if t.rule >= 0})
+            offenders.append(f"{lit!r} ({', '.join(rules)}): {share:.1%} of healthy lines")
+    assert not offenders, "\n".join(offenders)
+
+
+def test_every_signature_has_a_prefilter_target() -> None:
+    catalog = load_catalog(include_user=False, use_cache=False)
+    covered = {(t.rule, t.index) for ts in catalog.targets for t in ts if t.kind == "sig"}
+    for ri, rule in enumerate(catalog.rules):
+        for si in range(len(rule.signatures)):
+            assert (ri, si) in covered, f"{rule.id} signature {si} has no literal"
+
+
+def test_anchors_cover_every_literal() -> None:
+    catalog = load_catalog(include_user=False, use_cache=False)
+    assert len(catalog.anchors) < len(catalog.literals)
+    for lit in catalog.literals:
+        assert any(a in lit for a in catalog.anchors), lit
+
+
+def test_choose_anchors_avoids_background_text() -> None:
+    lits = ["CUDA out of memory", "NPU out of memory", "HIP out of memory", "the process group"]
+    anchors = choose_anchors(lits, background="process group ok\n")
+    assert all(any(a in lit for a in anchors) for lit in lits)
+    assert all(a not in "process group ok" for a in anchors)
+    assert len(anchors) < len(lits)
+
+
+def test_internal_literals_are_rare_in_healthy_logs() -> None:
+    lines = _healthy_lines()
+    for kind in ("exception", "envelope"):
+        for lit in INTERNAL_LITERALS[kind]:
+            share = sum(lit in ln for ln in lines) / len(lines)
+            assert share <= 0.05, (kind, lit, share)
+
+
+def test_background_file_is_shipped() -> None:
+    import verl_doctor
+
+    assert (Path(verl_doctor.__file__).with_name("data") / "background.txt").is_file()
