@@ -15,11 +15,40 @@ from verl_doctor.catalog import Catalog, load_catalog
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).with_name("fixtures")
 
+# Terminal control a log may carry: titles, clipboard, hyperlinks, DCS, screen switches,
+# device queries, 8-bit CSI, NUL, bidi overrides, cursor moves.
+TERMINAL_ATTACKS = [
+    "\x1b]0;pwned title\x07",
+    "\x1b]52;c;Y3VybCBldmlsLnNo\x07",
+    "\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\",
+    "\x1bP+q544e\x1b\\",
+    "\x1b[?1049h",
+    "\x1b[2J\x1b[H",
+    "\x1b[6n",
+    "\x9b31m",
+    "\x00",
+    "\u202eevil\u202c",
+    "\x1b[5A",
+]
+# Text that rich would read as markup or emoji if it were not printed literally.
+MARKUP = [
+    "[bold red]boom[/bold red]",
+    "[/]",
+    "[link=http://evil.example]x[/link]",
+    ":thumbs_up:",
+    "list[str]",
+]
+
 
 def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_DOCTOR_", "GITHUB_"))}
-    env.update(HOME=str(tmp), XDG_CACHE_HOME=str(tmp / "cache"), XDG_CONFIG_HOME=str(tmp / "config"),
-               NO_COLOR="1", PYTHONIOENCODING="utf-8")
+    env.update(
+        HOME=str(tmp),
+        XDG_CACHE_HOME=str(tmp / "cache"),
+        XDG_CONFIG_HOME=str(tmp / "config"),
+        NO_COLOR="1",
+        PYTHONIOENCODING="utf-8",
+    )
     env.pop("LANG", None)
     env.pop("LC_ALL", None)
     env.pop("LANGUAGE", None)
@@ -31,11 +60,19 @@ def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
 def run_cli(tmp_path: Path):  # type: ignore[no-untyped-def]
     """Run `python -m verl_doctor ARGS` with stdin bytes; returns the CompletedProcess."""
 
-    def run(args: Sequence[str], stdin: bytes | None = b"", env: dict[str, str] | None = None,
-            cwd: Path | None = None, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+    def run(
+        args: Sequence[str],
+        stdin: bytes | None = b"",
+        env: dict[str, str] | None = None,
+        cwd: Path | None = None,
+        timeout: float = 60,
+    ) -> subprocess.CompletedProcess[bytes]:
         return subprocess.run(
             [sys.executable, "-m", "verl_doctor", *args],
-            input=stdin, capture_output=True, timeout=timeout, cwd=cwd or tmp_path,
+            input=stdin,
+            capture_output=True,
+            timeout=timeout,
+            cwd=cwd or tmp_path,
             env=isolated_env(tmp_path, **(env or {})),
         )
 

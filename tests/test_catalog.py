@@ -58,11 +58,16 @@ def test_user_rules_from_flag_env_and_config_dir(run_cli, tmp_path: Path) -> Non
     (config_rules / "FLOW950-team-reward-server-down.yaml").write_text(TEAM_RULE)
     r = run_cli(["explain", "--format", "json"], stdin=line)
     assert json.loads(r.stdout)["findings"][0]["rule"] == "FLOW950"
-    assert json.loads(run_cli(["explain", "--format", "json", "--no-user-rules"], stdin=line).stdout)["findings"] == []
+    assert (
+        json.loads(run_cli(["explain", "--format", "json", "--no-user-rules"], stdin=line).stdout)["findings"]
+        == []
+    )
 
 
 def test_user_rule_replaces_builtin_code_and_report_says_so(run_cli, tmp_path: Path) -> None:
-    override = TEAM_RULE.replace("FLOW950", "FLOW004").replace("team-reward-server-down", "cuda-out-of-memory")
+    override = TEAM_RULE.replace("FLOW950", "FLOW004").replace(
+        "team-reward-server-down", "cuda-out-of-memory"
+    )
     override = override.replace("RewardServerUnavailable: (?P<host>\\S+)", "CUDA out of memory")
     pack = _pack(tmp_path, "override", override)
     r = run_cli(["explain", "--rules", str(pack)], stdin=OOM)
@@ -103,19 +108,21 @@ def test_rules_list_show_schema(run_cli) -> None:
 def test_chinese_from_the_environment(run_cli) -> None:
     out = run_cli(["explain"], stdin=OOM, env={"LANG": "zh_CN.UTF-8"}).stdout.decode()
     assert "GPU 显存不足" in out and "原因" in out
-    assert "GPU ran out of memory" in run_cli(["explain", "--lang", "en"], stdin=OOM,
-                                              env={"LANG": "zh_CN.UTF-8"}).stdout.decode()
+    assert (
+        "GPU ran out of memory"
+        in run_cli(["explain", "--lang", "en"], stdin=OOM, env={"LANG": "zh_CN.UTF-8"}).stdout.decode()
+    )
 
 
 def test_generated_docs_are_fresh(run_cli) -> None:
     r = run_cli(["rules", "docs", "--check", "--out", str(ROOT / "docs")])
-    assert r.returncode == 0, (r.stderr.decode() + "\nregenerate with: verl-doctor rules docs --out docs")
+    assert r.returncode == 0, r.stderr.decode() + "\nregenerate with: verl-doctor rules docs --out docs"
 
 
 def test_catalog_cache_is_used_and_invalidated(run_cli, tmp_path: Path) -> None:
     pack = _pack(tmp_path, "pack", TEAM_RULE)
     run_cli(["explain", "--rules", str(pack)], stdin=OOM)
-    caches = list((tmp_path / "cache" / "verl-doctor").glob("catalog-*.json"))
+    caches = list((tmp_path / "cache" / "verl-doctor").glob("catalog-*.marshal"))
     assert len(caches) == 1
     rule = next(pack.rglob("*.yaml"))
     rule.write_text(TEAM_RULE.replace("Our reward server is down", "Reward server down"))

@@ -15,8 +15,10 @@ from pathlib import Path
 
 from conftest import ROOT, isolated_env
 
-OOM = ("(WorkerDict pid=1201, ip=10.0.0.1) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
-       "2.00 GiB. GPU 0 has a total capacity of 79.25 GiB of which 1.00 GiB is free.\n").encode()
+OOM = (
+    b"(WorkerDict pid=1201, ip=10.0.0.1) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+    b"2.00 GiB. GPU 0 has a total capacity of 79.25 GiB of which 1.00 GiB is free.\n"
+)
 UNKNOWN = b"(TaskRunner pid=7) RuntimeError: the frobnicator refused to start\n"
 HEALTHY = b"(TaskRunner pid=7) step:3 - actor/grad_norm:0.21 - critic/score/mean:0.5\n"
 
@@ -52,8 +54,13 @@ def test_gzip_detected_by_content_not_name(run_cli, tmp_path: Path) -> None:
 
 
 def test_python_dash_m_works_the_same(tmp_path: Path) -> None:
-    r = subprocess.run([sys.executable, "-m", "verl_doctor", "explain", "--format", "json"], input=OOM,
-                       capture_output=True, env=isolated_env(tmp_path), timeout=60)
+    r = subprocess.run(
+        [sys.executable, "-m", "verl_doctor", "explain", "--format", "json"],
+        input=OOM,
+        capture_output=True,
+        env=isolated_env(tmp_path),
+        timeout=60,
+    )
     assert r.returncode == 1 and json.loads(r.stdout)["findings"][0]["rule"] == "FLOW004"
 
 
@@ -62,8 +69,20 @@ def test_json_contract(run_cli) -> None:
     report = json.loads(r.stdout)  # exactly one JSON object, nothing else on stdout
     assert report["schema_version"] == 1
     f = report["findings"][0]
-    for key in ("rule", "name", "title", "category", "symptom", "first_line", "count", "evidence", "cause",
-                "fixes", "confidence", "workers"):
+    for key in (
+        "rule",
+        "name",
+        "title",
+        "category",
+        "symptom",
+        "first_line",
+        "count",
+        "evidence",
+        "cause",
+        "fixes",
+        "confidence",
+        "workers",
+    ):
         assert key in f, key
     assert set(f["evidence"][0]) >= {"source", "line", "text"}
     assert set(f["fixes"][0]) >= {"step", "commands"} and isinstance(f["fixes"][0]["commands"], list)

@@ -17,8 +17,13 @@ STATUSES = {"ok", "warn", "fail", "skipped"}
 
 
 def env_cmd(args: list[str], tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, "-m", "verl_doctor", "env", *args], capture_output=True,
-                          env=isolated_env(tmp_path, **extra), cwd=tmp_path, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "verl_doctor", "env", *args],
+        capture_output=True,
+        env=isolated_env(tmp_path, **extra),
+        cwd=tmp_path,
+        timeout=180,
+    )
 
 
 def test_json_on_this_machine(tmp_path: Path) -> None:
@@ -47,8 +52,13 @@ def test_fake_machine_exit_code_and_stub_tools(tmp_path: Path) -> None:
     fakes.fake_torch(site)
     fakes.broken_flash_attn(site)
     fakes.nvidia_smi(bin_dir)
-    r = env_cmd(["--format", "json", "--python", sys.executable, "--timeout", "30"], tmp_path,
-                PATH=str(bin_dir), PYTHONPATH=str(site), RAY_TMPDIR=str(tmp_path / "raytmp"))
+    r = env_cmd(
+        ["--format", "json", "--python", sys.executable, "--timeout", "30"],
+        tmp_path,
+        PATH=str(bin_dir),
+        PYTHONPATH=str(site),
+        RAY_TMPDIR=str(tmp_path / "raytmp"),
+    )
     assert r.returncode == 1, r.stderr
     rows = {p["name"]: p for p in json.loads(r.stdout)["probes"]}
     assert rows["flash-attn"]["status"] == "fail" and rows["flash-attn"]["rule"] == "ENV006"

@@ -22,9 +22,23 @@ NO_KERNEL = "RuntimeError: CUDA error: no kernel image is available for executio
 
 
 def finding(rule: str, facts: tuple[tuple[str, str], ...] = ()) -> Finding:
-    return Finding(rule=rule, name="x", title="t", category="env", symptom=False, confidence="medium",
-                   first_line=1, source="train.log", count=1, evidence=(Evidence("train.log", 1, NO_KERNEL),),
-                   cause="c", fixes=(), pitfalls=(), references=(), facts=facts)
+    return Finding(
+        rule=rule,
+        name="x",
+        title="t",
+        category="env",
+        symptom=False,
+        confidence="medium",
+        first_line=1,
+        source="train.log",
+        count=1,
+        evidence=(Evidence("train.log", 1, NO_KERNEL),),
+        cause="c",
+        fixes=(),
+        pitfalls=(),
+        references=(),
+        facts=facts,
+    )
 
 
 def gpu_box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
@@ -40,8 +54,9 @@ def gpu_box(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path
     return site, bin_dir
 
 
-def test_env002_confirmed_when_sm_missing_from_arch_list(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_env002_confirmed_when_sm_missing_from_arch_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gpu_box(tmp_path, monkeypatch)
     report = Report(findings=(finding("ENV002", (("sm", "70"),)),), unrecognized=(), notes=("catalog note",))
     out = confirm_with_probes(report)
@@ -57,19 +72,34 @@ def test_env002_confirmed_when_sm_missing_from_arch_list(tmp_path: Path,
 
 
 def _env(**rows: tuple[str, str]) -> EnvReport:
-    return EnvReport(tuple(ProbeResult(name.replace("_", "-"), status, detail, None)
-                           for name, (status, detail) in rows.items()))
+    return EnvReport(
+        tuple(
+            ProbeResult(name.replace("_", "-"), status, detail, None)
+            for name, (status, detail) in rows.items()
+        )
+    )
 
 
 def test_verdicts() -> None:
     broken = _env(verl=("fail", "`import verl` fails: No module named 'verl'"))
-    assert verdict(finding("ENV001"), broken) == ("confirmed",
-                                                  "verl: `import verl` fails: No module named 'verl'")
+    assert verdict(finding("ENV001"), broken) == (
+        "confirmed",
+        "verl: `import verl` fails: No module named 'verl'",
+    )
     fine = _env(verl=("ok", "verl 0.9.1 at /venv/verl"))
     kind, text = verdict(finding("ENV001"), fine)  # type: ignore[misc]
     assert kind == "refuted" and "another Python" in text
-    arch_ok = EnvReport((ProbeResult("gpu-arch", "ok", "sm_90 covered", None,
-                                     {"gpus": [{"index": 0, "name": "H100", "sm": "sm_90"}]}),))
+    arch_ok = EnvReport(
+        (
+            ProbeResult(
+                "gpu-arch",
+                "ok",
+                "sm_90 covered",
+                None,
+                {"gpus": [{"index": 0, "name": "H100", "sm": "sm_90"}]},
+            ),
+        )
+    )
     kind, text = verdict(finding("ENV002", (("sm", "70"),)), arch_ok)  # type: ignore[misc]
     assert kind == "refuted" and "the log names sm_70; this machine has sm_90" in text
     assert verdict(finding("ENV002"), _env(gpu_arch=("skipped", "no NVIDIA GPU visible"))) is None
@@ -86,9 +116,14 @@ def test_refuted_finding_keeps_confidence_and_gets_a_note() -> None:
 def test_explain_env_from_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site, bin_dir = gpu_box(tmp_path, monkeypatch)
     env = isolated_env(tmp_path, PATH=str(bin_dir), PYTHONPATH=str(site), RAY_TMPDIR=str(tmp_path / "raytmp"))
-    r = subprocess.run([sys.executable, "-m", "verl_doctor", "explain", "--env", "--format", "json"],
-                       input=(NO_KERNEL + "\n").encode(), capture_output=True, env=env, cwd=tmp_path,
-                       timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "verl_doctor", "explain", "--env", "--format", "json"],
+        input=(NO_KERNEL + "\n").encode(),
+        capture_output=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert r.returncode == 1, r.stderr
     data = json.loads(r.stdout)
     (f,) = [f for f in data["findings"] if f["rule"] == "ENV002"]

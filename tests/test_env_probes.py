@@ -45,8 +45,15 @@ def row(report: EnvReport, name: str) -> tuple[str, str | None, str]:
 
 def test_broken_gpu_box(machine, monkeypatch: pytest.MonkeyPatch) -> None:
     site, bin_dir = machine
-    fakes.fake_verl(site, "0.9.0", requires=("ray[default]>=2.41.0", "transformers>=5.5.3,!=5.6.0,<5.11",
-                                             "tensordict>=0.8.0,<=0.10.0,!=0.9.0"))
+    fakes.fake_verl(
+        site,
+        "0.9.0",
+        requires=(
+            "ray[default]>=2.41.0",
+            "transformers>=5.5.3,!=5.6.0,<5.11",
+            "tensordict>=0.8.0,<=0.10.0,!=0.9.0",
+        ),
+    )
     fakes.write_dist(site, "ray", "2.60.0")
     fakes.write_dist(site, "transformers", "4.57.1")
     fakes.write_dist(site, "vllm", "0.11.0")
@@ -85,14 +92,31 @@ def test_healthy_gpu_box(machine) -> None:
     fakes.write_dist(site, "ray", "2.60.0")
     fakes.write_dist(site, "transformers", "5.9.0")
     fakes.write_dist(site, "vllm", "0.24.0")
-    fakes.fake_torch(site, version="2.11.0+cu130", cuda="13.0", devices=[fakes.H100, fakes.H100],
-                     arch=["sm_80", "sm_90", "sm_100", "sm_120"])
+    fakes.fake_torch(
+        site,
+        version="2.11.0+cu130",
+        cuda="13.0",
+        devices=[fakes.H100, fakes.H100],
+        arch=["sm_80", "sm_90", "sm_100", "sm_120"],
+    )
     fakes.write_dist(site, "torch", "2.11.0+cu130")
     fakes.working_flash_attn(site)
     fakes.nvidia_smi(bin_dir, gpus=[fakes.H100, fakes.H100], driver="580.65.06", cuda="13.0")
     report = run()
-    for name in ("verl", "verl-shadow", "dependencies", "engine-versions", "transformers", "torch",
-                 "nvidia-driver", "cuda-versions", "gpu-arch", "gpu-bf16", "flash-attn", "ray"):
+    for name in (
+        "verl",
+        "verl-shadow",
+        "dependencies",
+        "engine-versions",
+        "transformers",
+        "torch",
+        "nvidia-driver",
+        "cuda-versions",
+        "gpu-arch",
+        "gpu-bf16",
+        "flash-attn",
+        "ray",
+    ):
         assert row(report, name)[0] == "ok", (name, row(report, name))
     assert "2x NVIDIA H100 80GB HBM3 (sm_90)" in row(report, "nvidia-driver")[2]
     assert "vllm 0.24.0" in row(report, "engine-versions")[2]

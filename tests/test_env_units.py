@@ -49,32 +49,44 @@ def test_arch_coverage() -> None:
 
 
 def test_nvidia_smi_parsing() -> None:
-    gpus, driver = parse_smi_query("0, NVIDIA H100 80GB HBM3, 9.0, 570.86.15, 81559\n"
-                                   "1, Tesla V100-SXM2-32GB, 7.0, 570.86.15, 32768\n")
+    gpus, driver = parse_smi_query(
+        "0, NVIDIA H100 80GB HBM3, 9.0, 570.86.15, 81559\n1, Tesla V100-SXM2-32GB, 7.0, 570.86.15, 32768\n"
+    )
     assert driver == "570.86.15" and [g.sm for g in gpus] == ["sm_90", "sm_70"]
     old, _ = parse_smi_query("0, Tesla P100-PCIE-16GB, 470.82.01, 16280\n")  # no compute_cap field
     assert old[0].capability is None
-    assert parse_smi_header("| NVIDIA-SMI 570.86.15   Driver Version: 570.86.15   CUDA Version: 12.8 |") == \
-        ("570.86.15", "12.8")
+    assert parse_smi_header("| NVIDIA-SMI 570.86.15   Driver Version: 570.86.15   CUDA Version: 12.8 |") == (
+        "570.86.15",
+        "12.8",
+    )
 
 
 def test_ray_status_parsing() -> None:
-    info = parse_ray_status("Active:\n 2 node_ab\n 1 node_cd\nPending:\n (no pending nodes)\n"
-                            "Usage:\n 4.0/64.0 CPU\n 2.0/16.0 GPU\n")
+    info = parse_ray_status(
+        "Active:\n 2 node_ab\n 1 node_cd\nPending:\n (no pending nodes)\n"
+        "Usage:\n 4.0/64.0 CPU\n 2.0/16.0 GPU\n"
+    )
     assert info == {"nodes": 3, "resources": {"CPU": "4.0/64.0", "GPU": "2.0/16.0"}}
 
 
 def test_requirement_parsing() -> None:
     assert parse_requirement("ray[default]>=2.41.0") == ("ray", ">=2.41.0", False)
-    assert parse_requirement("transformers!=5.6.0,<5.11,>=5.5.3") == \
-        ("transformers", "!=5.6.0,<5.11,>=5.5.3", False)
+    assert parse_requirement("transformers!=5.6.0,<5.11,>=5.5.3") == (
+        "transformers",
+        "!=5.6.0,<5.11,>=5.5.3",
+        False,
+    )
     assert parse_requirement('vllm==0.24.0; extra == "vllm"') == ("vllm", "==0.24.0", True)
-    assert parse_requirement("TransferQueue @ git+https://github.com/Ascend/TransferQueue.git@main") == \
-        ("TransferQueue", "", False)
+    assert parse_requirement("TransferQueue @ git+https://github.com/Ascend/TransferQueue.git@main") == (
+        "TransferQueue",
+        "",
+        False,
+    )
 
 
-def _inv(py: list[int], verl: str | None = None, requires_python: str | None = None,
-         **dists: str) -> dict[str, object]:
+def _inv(
+    py: list[int], verl: str | None = None, requires_python: str | None = None, **dists: str
+) -> dict[str, object]:
     all_dists: dict[str, object] = {k.replace("_", "-"): {"version": v} for k, v in dists.items()}
     if verl:
         all_dists["verl"] = {"version": verl, "requires_python": requires_python}
@@ -102,8 +114,9 @@ def test_engine_and_transformers_pins() -> None:
     assert torch_pin.status == "warn" and "torch 2.8.0 not in ==2.9.1" in torch_pin.detail
     none = engine_probe(_inv([3, 11, 0], verl="0.9.1"))
     assert none.status == "warn" and "neither vLLM nor SGLang" in none.detail
-    tf = transformers_probe(_inv([3, 11, 0], verl="0.9.1", vllm="0.24.0", torch="2.11.0",
-                                 transformers="5.10.4"))
+    tf = transformers_probe(
+        _inv([3, 11, 0], verl="0.9.1", vllm="0.24.0", torch="2.11.0", transformers="5.10.4")
+    )
     assert (tf.status, tf.rule) == ("warn", "ENV010") and "==5.9.0" in tf.detail  # the vllm extra's pin
     assert transformers_probe(_inv([3, 11, 0], verl="0.8.0", transformers="4.57.0")).status == "ok"
 
@@ -141,8 +154,12 @@ HOSTILE = "2.9.1\x1b[31m[bold]red[/bold]\x1b]0;title\x07\u202e"
 
 
 def test_rendering_never_passes_escapes_or_markup() -> None:
-    report = EnvReport((ProbeResult("torch", "fail", f"torch {HOSTILE} broke", "ENV006", {"v": HOSTILE}),
-                        ProbeResult("ray", "ok", "fine")))
+    report = EnvReport(
+        (
+            ProbeResult("torch", "fail", f"torch {HOSTILE} broke", "ENV006", {"v": HOSTILE}),
+            ProbeResult("ray", "ok", "fine"),
+        )
+    )
     plain = to_plain(report, "/usr/bin/python3")
     assert "\x1b" not in plain and "\u202e" not in plain and "[bold]red" in plain
     assert "summary: 1 ok, 0 warn, 1 fail, 0 skipped" in plain

@@ -12,18 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import isolated_env
+from conftest import MARKUP, TERMINAL_ATTACKS, isolated_env
 from verl_doctor import sources
 from verl_doctor.engine import diagnose_text
 from verl_doctor.render import github, json_out, markdown
 from verl_doctor.render.layout import build, to_plain
 
 OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB."
-NASTY = [
-    "\x1b]0;pwned title\x07", "\x1b]52;c;Y3VybCBldmlsLnNo\x07", "\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\",
-    "\x1bP+q544e\x1b\\", "\x1b[?1049h", "\x1b[2J\x1b[H", "\x1b[6n", "\x9b31m", "\x00", "\u202eevil\u202c", "\x1b[5A",
-]
-MARKUP = ["[bold red]boom[/bold red]", "[/]", "[link=http://evil.example]x[/link]", ":thumbs_up:", "list[str]"]
+NASTY = TERMINAL_ATTACKS
 
 
 def _hostile_log() -> str:
@@ -46,7 +42,9 @@ def test_plain_text_has_no_escape_at_all(run_cli) -> None:
 
 
 def test_rich_terminal_output_shows_markup_literally(run_cli) -> None:
-    r = run_cli(["explain", "--color", "always"], stdin=_hostile_log().encode(), env={"NO_COLOR": "", "TERM": "xterm"})
+    r = run_cli(
+        ["explain", "--color", "always"], stdin=_hostile_log().encode(), env={"NO_COLOR": "", "TERM": "xterm"}
+    )
     assert r.returncode == 1, r.stderr
     out = r.stdout.decode()
     _no_terminal_control(out)
@@ -56,24 +54,32 @@ def test_rich_terminal_output_shows_markup_literally(run_cli) -> None:
 
 
 def test_markdown_and_github_escape_what_they_need() -> None:
-    report = diagnose_text(_hostile_log() + "(WorkerDict pid=3) RuntimeError: ```\n<script>alert(1)</script> | *x* %0A::error::\n")
+    report = diagnose_text(
+        _hostile_log()
+        + "(WorkerDict pid=3) RuntimeError: ```\n<script>alert(1)</script> | *x* %0A::error::\n"
+    )
     md = markdown.render(report)
     _no_terminal_control(md)
-    assert "<script>" not in md.replace("```", "")  or "\\<script\\>" in md or "```" in md
+    assert "<script>" not in md.replace("```", "") or "\\<script\\>" in md or "```" in md
     gh = github.render(report)
     _no_terminal_control(gh)
     for line in gh.splitlines():
         assert line.startswith("::")
         assert "\n" not in line and "\r" not in line
-    assert "%25" in gh or "%" not in gh.replace("%0A", "").replace("%25", "").replace("%3A", "").replace("%2C", "")
+    assert "%25" in gh or "%" not in gh.replace("%0A", "").replace("%25", "").replace("%3A", "").replace(
+        "%2C", ""
+    )
 
 
-@pytest.mark.parametrize("data", [
-    b"\xff\xfe\x00garbage\x80\x81 " + OOM.encode() + b"\n",
-    OOM.encode() + b"\x00\x00\n",
-    b"line one\rline two\r" + OOM.encode() + b"\r",
-    b"",
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"\xff\xfe\x00garbage\x80\x81 " + OOM.encode() + b"\n",
+        OOM.encode() + b"\x00\x00\n",
+        b"line one\rline two\r" + OOM.encode() + b"\r",
+        b"",
+    ],
+)
 def test_bad_bytes_never_crash(run_cli, data: bytes) -> None:
     r = run_cli(["explain", "--format", "json"], stdin=data)
     assert r.returncode in (0, 1), r.stderr
@@ -96,8 +102,13 @@ def test_200mb_line_without_newline(run_cli, tmp_path: Path) -> None:
 
 
 def test_closed_stdin(tmp_path: Path) -> None:
-    r = subprocess.run(f'"{sys.executable}" -m verl_doctor explain <&-', shell=True, capture_output=True,
-                       env=isolated_env(tmp_path), timeout=60)
+    r = subprocess.run(
+        f'"{sys.executable}" -m verl_doctor explain <&-',
+        shell=True,
+        capture_output=True,
+        env=isolated_env(tmp_path),
+        timeout=60,
+    )
     assert r.returncode == 2
     assert r.stderr.decode().strip() == "verl-doctor: stdin is closed"
 
@@ -160,15 +171,25 @@ def test_any_locale(run_cli, lang: str | None) -> None:
 def test_stdout_into_head(tmp_path: Path) -> None:
     log = tmp_path / "x.log"
     log.write_text((OOM + "\n") * 3 + "(TaskRunner pid=1) RuntimeError: other\n")
-    r = subprocess.run(f'"{sys.executable}" -m verl_doctor explain "{log}" | head -1', shell=True,
-                       capture_output=True, env=isolated_env(tmp_path), timeout=60)
+    r = subprocess.run(
+        f'"{sys.executable}" -m verl_doctor explain "{log}" | head -1',
+        shell=True,
+        capture_output=True,
+        env=isolated_env(tmp_path),
+        timeout=60,
+    )
     assert r.stdout.count(b"\n") == 1
     assert b"Traceback" not in r.stderr and b"BrokenPipe" not in r.stderr
 
 
 def test_ctrl_c_mid_match_exits_130(tmp_path: Path) -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "verl_doctor", "explain"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=isolated_env(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "verl_doctor", "explain"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=isolated_env(tmp_path),
+    )
     assert proc.stdin is not None
     line = (f"(WorkerDict pid=1) {OOM}\n" * 2000).encode()
     for _ in range(20):
@@ -218,18 +239,23 @@ def test_bad_rule_files_are_one_line_each_and_skipped(run_cli, tmp_path: Path) -
     (d / "FLOW902-yaml-error.yaml").write_text("id: FLOW902\nname: [unclosed\n")
     (d / "FLOW903-unknown-field.yaml").write_text(
         "id: FLOW903\nname: unknown-field\ncategory: flow\ntitle: t\nsignatures: ['zzz']\ncause: c\n"
-        "fixes: [{step: s}]\nreferences: [r]\nexamples: {match: [zzz], no_match: [y]}\ncolour: red\n")
+        "fixes: [{step: s}]\nreferences: [r]\nexamples: {match: [zzz], no_match: [y]}\ncolour: red\n"
+    )
     (d / "FLOW904-bad-regex.yaml").write_text(
         "id: FLOW904\nname: bad-regex\ncategory: flow\ntitle: t\nsignatures: ['abc(']\ncause: c\n"
-        "fixes: [{step: s}]\nreferences: [r]\nexamples: {match: [abc], no_match: [y]}\n")
+        "fixes: [{step: s}]\nreferences: [r]\nexamples: {match: [abc], no_match: [y]}\n"
+    )
     (d / "FLOW905-dup.yaml").write_text(
         "id: FLOW904\nname: dup\ncategory: flow\ntitle: t\nsignatures: ['abcd']\ncause: c\n"
-        "fixes: [{step: s}]\nreferences: [r]\nexamples: {match: [abcd], no_match: [y]}\n")
+        "fixes: [{step: s}]\nreferences: [r]\nexamples: {match: [abcd], no_match: [y]}\n"
+    )
     r = run_cli(["explain", "--rules", str(d)], stdin=(OOM + "\n").encode())
     assert r.returncode == 1 and "FLOW004" in r.stdout.decode()  # the rest still run
     err = r.stderr.decode().splitlines()
     assert any("FLOW902-yaml-error.yaml:3" in e and "YAML syntax error" in e and "line 2" in e for e in err)
-    assert any("FLOW903-unknown-field.yaml:10" in e and "field colour" in e and "unknown field" in e for e in err)
+    assert any(
+        "FLOW903-unknown-field.yaml:10" in e and "field colour" in e and "unknown field" in e for e in err
+    )
     assert any("FLOW904-bad-regex.yaml:5" in e and "signatures.0" in e and "bad regex" in e for e in err)
     assert b"Traceback" not in r.stderr
     lint = run_cli(["rules", "lint", str(d)])

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
-
-import sys
 
 from conftest import FIXTURES, ROOT
 from verl_doctor.catalog import load_catalog
@@ -16,16 +15,25 @@ from verl_doctor.literals import choose_anchors, required_literals
 MAX_SHARE = 0.01  # a literal may hit at most 1% of the lines of a healthy log
 
 
-@pytest.mark.parametrize(("pattern", "expected"), [
-    (r"CUDA out of memory\. Tried", {"CUDA out of memory. Tried"}),
-    (r"Total available GPUs (?P<a>[\d.]+) is less than", {"Total available GPUs "}),
-    (r"(?:vllm|sglang) version \S+ not supported", {" not supported"}),
-    (r"No module named '(?:tensordict|codetiming)'", {"No module named 'tensordict'", "No module named 'codetiming'"}),
-    (r"(?:Segmentation fault|Aborted) \(core dumped\)", {"Segmentation fault (core dumped)", "Aborted (core dumped)"}),
-    (r"(?:ImportError|ModuleNotFoundError)", {"ImportError", "ModuleNotFoundError"}),
-    (r"(?i)out of memory", None),
-    (r"\d+ x \d+", None),
-])
+@pytest.mark.parametrize(
+    ("pattern", "expected"),
+    [
+        (r"CUDA out of memory\. Tried", {"CUDA out of memory. Tried"}),
+        (r"Total available GPUs (?P<a>[\d.]+) is less than", {"Total available GPUs "}),
+        (r"(?:vllm|sglang) version \S+ not supported", {" not supported"}),
+        (
+            r"No module named '(?:tensordict|codetiming)'",
+            {"No module named 'tensordict'", "No module named 'codetiming'"},
+        ),
+        (
+            r"(?:Segmentation fault|Aborted) \(core dumped\)",
+            {"Segmentation fault (core dumped)", "Aborted (core dumped)"},
+        ),
+        (r"(?:ImportError|ModuleNotFoundError)", {"ImportError", "ModuleNotFoundError"}),
+        (r"(?i)out of memory", None),
+        (r"\d+ x \d+", None),
+    ],
+)
 def test_required_literals(pattern: str, expected: set[str] | None) -> None:
     got = required_literals(pattern)
     assert (set(got) if got is not None else None) == expected
@@ -51,7 +59,7 @@ def test_every_rule_literal_is_selective_on_healthy_logs(tmp_path: Path) -> None
     lines = _healthy_lines(tmp_path)
     internal = {lit for lits in INTERNAL_LITERALS.values() for lit in lits}
     offenders = []
-    for lit, targets in zip(catalog.literals, catalog.targets):
+    for lit, targets in zip(catalog.literals, catalog.targets, strict=True):
         if lit in internal and all(t.rule < 0 for t in targets):
             continue
         share = sum(lit in ln for ln in lines) / len(lines)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conftest import isolated_env
 
-FAKE_TRAIN = r'''
+FAKE_TRAIN = r"""
 import os, sys, time
 print("(TaskRunner pid=4001) Training from scratch", flush=True)
 print("(TaskRunner pid=4001) step:1 - actor/grad_norm:0.3 - critic/score/mean:0.4", flush=True)
@@ -25,7 +25,7 @@ print("(WorkerDict pid=4102, ip=10.0.0.3) [rank1]:[E1 0:0:0.1 ProcessGroupNCCL.c
       "ran for 600017 milliseconds before timing out.", file=sys.stderr, flush=True)
 print("env-check", os.environ.get("MY_MARKER"), os.getcwd(), flush=True)
 sys.exit(7)
-'''
+"""
 
 
 def _cli(*args: str) -> list[str]:
@@ -41,8 +41,13 @@ def test_run_wraps_a_training_command(tmp_path: Path) -> None:
     work = tmp_path / "work"
     work.mkdir()
     start = time.time()
-    proc = subprocess.Popen(_cli("run", "--log", str(log), "--", sys.executable, str(script)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=work)
+    proc = subprocess.Popen(
+        _cli("run", "--log", str(log), "--", sys.executable, str(script)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=work,
+    )
     assert proc.stderr is not None and proc.stdout is not None
     early = b""
     while b"detected FLOW004" not in early and time.time() - start < 30:
@@ -63,18 +68,26 @@ def test_run_wraps_a_training_command(tmp_path: Path) -> None:
     final = err.decode().split("verl-doctor: 2 known errors", 1)
     assert len(final) == 2 and final[1].index("FLOW004") < final[1].index("FLOW002")
     kept = log.read_text()
-    assert kept.startswith("kept from an earlier run\n") and "Watchdog caught" in kept  # appended, not clobbered
+    assert (
+        kept.startswith("kept from an earlier run\n") and "Watchdog caught" in kept
+    )  # appended, not clobbered
 
 
 def test_run_json_report_to_file_and_signal_forwarding(tmp_path: Path) -> None:
     script = tmp_path / "sleepy.py"
-    script.write_text("import signal, sys, time\n"
-                      "signal.signal(signal.SIGTERM, lambda *a: (print('got SIGTERM', flush=True), sys.exit(5)))\n"
-                      "print('ready', flush=True)\n"
-                      "time.sleep(60)\n")
+    script.write_text(
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, lambda *a: (print('got SIGTERM', flush=True), sys.exit(5)))\n"
+        "print('ready', flush=True)\n"
+        "time.sleep(60)\n"
+    )
     report = tmp_path / "report.json"
-    proc = subprocess.Popen(_cli("run", "--report", str(report), "--format", "json", "--", sys.executable, str(script)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=isolated_env(tmp_path))
+    proc = subprocess.Popen(
+        _cli("run", "--report", str(report), "--format", "json", "--", sys.executable, str(script)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=isolated_env(tmp_path),
+    )
     assert proc.stdout is not None
     assert proc.stdout.readline() == b"ready\n"
     proc.send_signal(signal.SIGTERM)
@@ -85,7 +98,9 @@ def test_run_json_report_to_file_and_signal_forwarding(tmp_path: Path) -> None:
 
 
 def test_run_missing_command(tmp_path: Path) -> None:
-    r = subprocess.run(_cli("run", "--", "no-such-program-xyz"), capture_output=True, env=isolated_env(tmp_path))
+    r = subprocess.run(
+        _cli("run", "--", "no-such-program-xyz"), capture_output=True, env=isolated_env(tmp_path)
+    )
     assert r.returncode == 127 and b"Traceback" not in r.stderr
     r = subprocess.run(_cli("run"), capture_output=True, env=isolated_env(tmp_path))
     assert r.returncode == 2
@@ -94,8 +109,12 @@ def test_run_missing_command(tmp_path: Path) -> None:
 def test_follow_reports_errors_while_the_file_grows(tmp_path: Path) -> None:
     log = tmp_path / "live.log"
     log.write_text("(TaskRunner pid=1) Training from scratch\n")
-    proc = subprocess.Popen(_cli("explain", "--follow", str(log), "--until-idle", "4", "--format", "json"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=isolated_env(tmp_path))
+    proc = subprocess.Popen(
+        _cli("explain", "--follow", str(log), "--until-idle", "4", "--format", "json"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=isolated_env(tmp_path),
+    )
     assert proc.stderr is not None
     time.sleep(1.0)
     with open(log, "a") as f:
@@ -116,11 +135,17 @@ def test_follow_reports_errors_while_the_file_grows(tmp_path: Path) -> None:
 def test_follow_survives_truncation_and_reports_a_hang(tmp_path: Path) -> None:
     log = tmp_path / "live.log"
     log.write_text("(TaskRunner pid=1) noise\n" * 50)
-    proc = subprocess.Popen(_cli("explain", "--follow", str(log), "--until-idle", "3", "--format", "json"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=isolated_env(tmp_path))
+    proc = subprocess.Popen(
+        _cli("explain", "--follow", str(log), "--until-idle", "3", "--format", "json"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=isolated_env(tmp_path),
+    )
     time.sleep(1.0)
-    log.write_text("Training Progress:   1%|          | 3/435 [04:05<9:49:10, 81.83s/it]\n"
-                   "(TaskRunner pid=1) step:3 - actor/grad_norm:0.2\n")  # truncated and rewritten
+    log.write_text(
+        "Training Progress:   1%|          | 3/435 [04:05<9:49:10, 81.83s/it]\n"
+        "(TaskRunner pid=1) step:3 - actor/grad_norm:0.2\n"
+    )  # truncated and rewritten
     out, _ = proc.communicate(timeout=30)
     report = json.loads(out)
     assert report["findings"] == []
@@ -130,9 +155,15 @@ def test_follow_survives_truncation_and_reports_a_hang(tmp_path: Path) -> None:
 
 def test_follow_ctrl_c_prints_the_summary(tmp_path: Path) -> None:
     log = tmp_path / "live.log"
-    log.write_text("(WorkerDict pid=9) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1 GiB.\n")
-    proc = subprocess.Popen(_cli("explain", "--follow", str(log)), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=isolated_env(tmp_path))
+    log.write_text(
+        "(WorkerDict pid=9) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1 GiB.\n"
+    )
+    proc = subprocess.Popen(
+        _cli("explain", "--follow", str(log)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=isolated_env(tmp_path),
+    )
     assert proc.stderr is not None
     seen, deadline = b"", time.time() + 30
     while b"detected FLOW004" not in seen and time.time() < deadline:

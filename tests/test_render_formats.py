@@ -10,11 +10,15 @@ from pathlib import Path
 from verl_doctor.engine import diagnose_text
 from verl_doctor.render import github, markdown
 
-OOM = ("(WorkerDict pid=1201, ip=10.0.0.1) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
-       "2.00 GiB. GPU 0 has a total capacity of 79.25 GiB of which 1.00 GiB is free.")
-WATCHDOG = ("(WorkerDict pid=1202, ip=10.0.0.1) [rank1]:[E1 00:00:00.1 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog "
-            "caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-            "Timeout(ms)=600000) ran for 600017 milliseconds before timing out.")
+OOM = (
+    "(WorkerDict pid=1201, ip=10.0.0.1) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+    "2.00 GiB. GPU 0 has a total capacity of 79.25 GiB of which 1.00 GiB is free."
+)
+WATCHDOG = (
+    "(WorkerDict pid=1202, ip=10.0.0.1) [rank1]:[E1 00:00:00.1 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog "
+    "caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+    "Timeout(ms)=600000) ran for 600017 milliseconds before timing out."
+)
 
 
 def _token(prefix: str, n: int, alphabet: str = string.ascii_letters + string.digits) -> str:
@@ -33,17 +37,23 @@ def test_markdown_structure() -> None:
 
 
 def test_markdown_stays_small_for_a_huge_log() -> None:
-    lines = [f"(WorkerDict pid={i}) RuntimeError: distinct failure number {i} " + "x" * 300 for i in range(3000)]
+    lines = [
+        f"(WorkerDict pid={i}) RuntimeError: distinct failure number {i} " + "x" * 300 for i in range(3000)
+    ]
     md = markdown.render(diagnose_text("\n".join(lines) + "\n" + OOM))
     assert len(md.encode()) < 300 * 1024
 
 
 def test_markdown_cannot_break_out_of_its_fences() -> None:
-    evil = "(WorkerDict pid=1) " + OOM.split(") ", 1)[1] + " ```` </details> # heading [x](javascript:alert(1))"
+    evil = (
+        "(WorkerDict pid=1) " + OOM.split(") ", 1)[1] + " ```` </details> # heading [x](javascript:alert(1))"
+    )
     md = markdown.render(diagnose_text(evil))
     fence_lines = [ln for ln in md.splitlines() if ln.lstrip().startswith("```")]
-    assert all(len(ln.strip()) - len(ln.strip().lstrip("`")) >= 5 or ln.strip() in ("```bash", "```", "```text")
-               for ln in fence_lines)
+    assert all(
+        len(ln.strip()) - len(ln.strip().lstrip("`")) >= 5 or ln.strip() in ("```bash", "```", "```text")
+        for ln in fence_lines
+    )
     outside, inside = [], False
     for ln in md.splitlines():
         if ln.lstrip().startswith("```"):
@@ -76,7 +86,9 @@ def test_github_escapes_properties_and_caps_at_ten() -> None:
 def test_step_summary_is_appended(run_cli, tmp_path: Path) -> None:
     summary = tmp_path / "summary.md"
     summary.write_text("# earlier step\n")
-    r = run_cli(["explain", "--format", "json"], stdin=OOM.encode(), env={"GITHUB_STEP_SUMMARY": str(summary)})
+    r = run_cli(
+        ["explain", "--format", "json"], stdin=OOM.encode(), env={"GITHUB_STEP_SUMMARY": str(summary)}
+    )
     assert json.loads(r.stdout)["findings"][0]["rule"] == "FLOW004"
     text = summary.read_text()
     assert text.startswith("# earlier step\n") and "## verl-doctor: `FLOW004`" in text
@@ -90,13 +102,15 @@ def test_secrets_are_masked_in_every_format(run_cli) -> None:
     openai = _token("sk-", 48)
     aws_id = _token("AKIA", 16, string.ascii_uppercase + string.digits)
     password = _token("", 14)
-    log = "\n".join([
-        f"(TaskRunner pid=1) ray init kwargs: {{'runtime_env': {{'env_vars': {{'WANDB_API_KEY': '{wandb_key}', 'NCCL_DEBUG': 'WARN'}}}}}}",
-        f"export HF_TOKEN={hf}",
-        f"(TaskRunner pid=1) RuntimeError: request failed with key {openai} for {aws_id} at https://bob:{password}@hub.example/x",
-        f"(TaskRunner pid=1) ValueError: Authorization: Bearer {_token('', 30)} rejected",
-        OOM,
-    ]).encode()
+    log = "\n".join(
+        [
+            f"(TaskRunner pid=1) ray init kwargs: {{'runtime_env': {{'env_vars': {{'WANDB_API_KEY': '{wandb_key}', 'NCCL_DEBUG': 'WARN'}}}}}}",
+            f"export HF_TOKEN={hf}",
+            f"(TaskRunner pid=1) RuntimeError: request failed with key {openai} for {aws_id} at https://bob:{password}@hub.example/x",
+            f"(TaskRunner pid=1) ValueError: Authorization: Bearer {_token('', 30)} rejected",
+            OOM,
+        ]
+    ).encode()
     sha = "1dda039b9c6311889a9c9a26040677e1254814f9"
     log += f"\n(WorkerDict pid=2) RuntimeError: commit {sha} actor_id=fffe55f82f5a8d4901a57df302000000\n".encode()
     for fmt in ("text", "json", "markdown", "github"):

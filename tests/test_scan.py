@@ -21,7 +21,7 @@ def _scan(data: bytes, chunks: list[int] | None = None) -> list[tuple[str, int]]
     scanner = session.scanner("log")
     pos = 0
     for size in chunks or [len(data)]:
-        session.feed(scanner, data[pos:pos + size])
+        session.feed(scanner, data[pos : pos + size])
         pos += size
     session.feed(scanner, data[pos:])
     session.finish(scanner)
@@ -54,7 +54,9 @@ def test_split_inside_the_literal_and_inside_crlf() -> None:
 
 
 def test_tqdm_carriage_returns_split_segments() -> None:
-    data = ("Training Progress:  10%|#| 1/10\rTraining Progress:  20%|##| 2/10\r(WorkerDict pid=3) " + OOM + "\n").encode()
+    data = (
+        "Training Progress:  10%|#| 1/10\rTraining Progress:  20%|##| 2/10\r(WorkerDict pid=3) " + OOM + "\n"
+    ).encode()
     assert _scan(data) == [("FLOW004", 1)]
 
 

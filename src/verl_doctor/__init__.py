@@ -5,13 +5,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .report import Report
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "diagnose"]
-
-if TYPE_CHECKING:
-    from .report import Report
 
 
 def diagnose(inputs: Any, **kwargs: Any) -> Report:

@@ -16,18 +16,21 @@ they appear. `Analyzer.report()` builds the report:
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any
 
 from .catalog import Catalog, Target
 from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
 from .context import ContextCollector
 from .fingerprint import fingerprint
-from .normalize import NO_WORKER, Line, Worker
+from .normalize import Line, Worker
 from .prefilter import LineSearcher
-from .templates import fill_placeholders
+from .records import field, record
 from .rules import Rule, pick
+from .templates import fill_placeholders
 from .versions import satisfies
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 REGEX_TIMEOUT = 0.05  # seconds per regex search on one line
 OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
@@ -40,13 +43,13 @@ _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 
 
-@dataclass
+@record
 class _Occurrence:
     worker: Worker
     last_line: int
 
 
-@dataclass
+@record
 class _RuleState:
     rule: Rule
     first: Line | None = None
@@ -66,7 +69,7 @@ class _RuleState:
     phase_detail: str | None = None
 
 
-@dataclass
+@record
 class _Unknown:
     line: Line
     exc: ExceptionLine
@@ -172,9 +175,8 @@ class Analyzer:
     def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> dict[str, str] | None:
         """The named groups of the first signature that matches, or None (also when excluded)."""
         match = None
-        res = rule.signature_res
         for i in sorted(sig_idx):
-            match = self._search(rule, res[i], line.text, line)
+            match = self._search(rule, rule.signature_re(i), line.text, line)
             if match:
                 break
         if not match or self._excluded(rule, line):
@@ -197,9 +199,13 @@ class Analyzer:
             state.first, state.first_conf = line, conf
             state.evidence, state.evidence_worker = [line], line.worker
             state.phase = None
-        elif (conf == state.first_conf and line.worker == state.evidence_worker
-              and len(state.evidence) < MAX_EVIDENCE and line.source == state.evidence[-1].source
-              and line.number - state.evidence[-1].number <= OCCURRENCE_GAP):
+        elif (
+            conf == state.first_conf
+            and line.worker == state.evidence_worker
+            and len(state.evidence) < MAX_EVIDENCE
+            and line.source == state.evidence[-1].source
+            and line.number - state.evidence[-1].number <= OCCURRENCE_GAP
+        ):
             state.evidence.append(line)
         state.best_conf = state.first_conf
         self._count(state, line, conf)
@@ -243,9 +249,10 @@ class Analyzer:
         (actor_rollout_update_actor) beats the driver's generic `run`."""
         best = None
         for env_line, env in self._envelopes:
-            if env.inner and (env.inner in line.text or env_line is line):
-                if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
-                    best = env
+            if not env.inner or not (env.inner in line.text or env_line is line):
+                continue
+            if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
+                best = env
         if best is not None and best.method not in _GENERIC_METHODS:
             return describe_phase(best.method), f"{best.actor}.{best.method}"
         return None, None
@@ -319,7 +326,7 @@ class Analyzer:
             rule, first = state.rule, state.first
             assert first is not None
             groups = dict(state.groups)
-            for number, found in self._facts.get(self.catalog.rules.index(rule), []):
+            for _number, found in self._facts.get(rule.position, []):
                 for k, v in found.items():
                     groups.setdefault(k, v)
             env_phase = self._envelope_phase(first)
@@ -327,39 +334,54 @@ class Analyzer:
                 state.phase, state.phase_detail = env_phase
             workers = state.workers or state.envelope_workers
             count = state.count or state.envelope_count
-            findings.append(Finding(
-                rule=rule.id,
-                name=rule.name,
-                title=pick(rule.title, self.lang),
-                category=rule.category,
-                symptom=rule.symptom,
-                confidence=state.best_conf,
-                first_line=first.number,
-                source=first.source,
-                count=max(count, 1),
-                evidence=tuple(Evidence(e.source, e.number, e.raw.rstrip("\r\n")) for e in state.evidence),
-                cause=fill_placeholders(pick(rule.cause, self.lang), groups),
-                fixes=tuple(self._fixes(rule, context, groups, FixOut)),
-                pitfalls=tuple(pick(p, self.lang) for p in rule.pitfalls),
-                references=rule.references,
-                workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in workers.values()),
-                hosts=tuple(sorted(state.hosts)),
-                workers_total=max(state.workers_total, len(workers)),
-                phase=state.phase,
-                phase_detail=state.phase_detail,
-                facts=tuple(sorted(groups.items())),
-                origin=rule.origin,
-                replaces=rule.replaces,
-            ))
+            findings.append(
+                Finding(
+                    rule=rule.id,
+                    name=rule.name,
+                    title=pick(rule.title, self.lang),
+                    category=rule.category,
+                    symptom=rule.symptom,
+                    confidence=state.best_conf,
+                    first_line=first.number,
+                    source=first.source,
+                    count=max(count, 1),
+                    evidence=tuple(
+                        Evidence(e.source, e.number, e.raw.rstrip("\r\n")) for e in state.evidence
+                    ),
+                    cause=fill_placeholders(pick(rule.cause, self.lang), groups),
+                    fixes=tuple(self._fixes(rule, context, groups, FixOut)),
+                    pitfalls=tuple(pick(p, self.lang) for p in rule.pitfalls),
+                    references=rule.references,
+                    workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in workers.values()),
+                    hosts=tuple(sorted(state.hosts)),
+                    workers_total=max(state.workers_total, len(workers)),
+                    phase=state.phase,
+                    phase_detail=state.phase_detail,
+                    facts=tuple(sorted(groups.items())),
+                    origin=rule.origin,
+                    replaces=rule.replaces,
+                )
+            )
         order = {s: i for i, s in enumerate(self.sources_order)}
-        findings.sort(key=lambda f: (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line))
+        findings.sort(
+            key=lambda f: (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line)
+        )
         if any(f.confidence == "high" and not f.symptom for f in findings):
             # Low-confidence findings are guesses from traceback shape for when the decisive
             # message was cut off; once a decisive message is in the log they only add noise.
             findings = [f for f in findings if f.confidence != "low"]
         unrecognized = [
-            Unrecognized(u.line.source, u.line.number, u.line.raw.rstrip("\r\n"), u.exc.qualified, "exception",
-                         u.count, u.phase, u.verl_frame, fingerprint(u.exc.type, u.exc.message))
+            Unrecognized(
+                u.line.source,
+                u.line.number,
+                u.line.raw.rstrip("\r\n"),
+                u.exc.qualified,
+                "exception",
+                u.count,
+                u.phase,
+                u.verl_frame,
+                fingerprint(u.exc.type, u.exc.message),
+            )
             for u in self._unknown.values()
         ]
         if not findings and not unrecognized:
@@ -368,7 +390,7 @@ class Analyzer:
 
     def _echo_entries(self, cls: Any) -> list[Any]:
         """Only envelopes and echoes survived: say what is known and where to look."""
-        out = []
+        out: list[Any] = []
         seen: set[str] = set()
         for line, inner in self._echoes:
             key = f"{inner}:{line.text[:60]}"
@@ -377,12 +399,26 @@ class Analyzer:
             seen.add(key)
             env = envelope(line.text)
             phase = describe_phase(env.method) if env and env.method not in ("run",) else None
-            hint = ("the exception that caused this was cut off: look above it in the full log for the "
-                    "first line of the form 'SomeError: message'")
+            hint = (
+                "the exception that caused this was cut off: look above it in the full log for the "
+                "first line of the form 'SomeError: message'"
+            )
             if inner:
                 hint = f"a {inner} was raised" + (f" while {phase}" if phase else "") + "; " + hint
-            out.append(cls(line.source, line.number, line.raw.rstrip("\r\n"), inner, "echo", 1, phase,
-                           None, None, hint))
+            out.append(
+                cls(
+                    line.source,
+                    line.number,
+                    line.raw.rstrip("\r\n"),
+                    inner,
+                    "echo",
+                    1,
+                    phase,
+                    None,
+                    None,
+                    hint,
+                )
+            )
         return out
 
     def _fixes(self, rule: Rule, context: dict[str, Any], groups: dict[str, str], cls: Any) -> list[Any]:
@@ -392,8 +428,9 @@ class Analyzer:
         if rule.suggest == "config-key" and groups.get("key"):
             from .suggest import config_key_steps
 
-            for step, commands in config_key_steps(groups["key"], groups.get("value"), verl_version, overrides,
-                                                   self.lang):
+            for step, commands in config_key_steps(
+                groups["key"], groups.get("value"), verl_version, overrides, self.lang
+            ):
                 out.append(cls(step, commands, None, ()))
         for fix in rule.fixes:
             if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
@@ -402,7 +439,9 @@ class Analyzer:
             if overrides:
                 from .hydra_keys import overrides_in
 
-                notes = tuple(f"you set {k}={overrides[k]}" for k, _ in overrides_in(fix.commands) if k in overrides)
+                notes = tuple(
+                    f"you set {k}={overrides[k]}" for k, _ in overrides_in(fix.commands) if k in overrides
+                )
             commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
             out.append(cls(fill_placeholders(pick(fix.step, self.lang), groups), commands, fix.verl, notes))
         return out

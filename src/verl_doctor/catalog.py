@@ -6,29 +6,36 @@ built-in code replaces the built-in one. A broken file becomes a `Problem` (file
 field, message) and is skipped; the other rules still run.
 
 Validation (YAML parsing, the pydantic schema, regex compilation, literal derivation) runs only
-when the rule files change: its result is cached as JSON keyed on the files' content.
+when the rule files change: its result is cached (in `marshal` format, which loads several
+times faster than JSON) keyed on the files' content. The hot path works on `str` paths:
+`pathlib` alone costs a few milliseconds of start-up, a visible share of answering a paste.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import marshal
 import os
-import tempfile
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+import sys
+from collections.abc import Iterable, Iterator, Sequence
 
 from . import __version__
 from .classify import INTERNAL_LITERALS
+from .records import field, record
 from .rules import Rule
 
-CACHE_FORMAT = 4
-_BACKGROUND = Path(__file__).with_name("data") / "background.txt"
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+    PathLike = str | os.PathLike[str]
+
+CACHE_FORMAT = 5
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_BACKGROUND = os.path.join(_HERE, "data", "background.txt")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Problem:
     """One thing wrong with a rule file, as one line for the user."""
 
@@ -48,11 +55,16 @@ class Problem:
         return ": ".join(parts) + f": {self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"path": self.path, "line": self.line, "rule": self.rule, "field": self.field,
-                "message": self.message}
+        return {
+            "path": self.path,
+            "line": self.line,
+            "rule": self.rule,
+            "field": self.field,
+            "message": self.message,
+        }
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Target:
     """What a prefilter literal leads to: a rule's signature, clue pattern or fact, or an
     internal line kind (exception, frame, envelope, context)."""
@@ -62,14 +74,14 @@ class Target:
     index: int = 0  # signature index, or clue index * 100 + pattern index
 
 
-@dataclass
+@record
 class Catalog:
-    rules: list[Rule]
+    rules: Sequence[Rule]
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. "user rule X replaces built-in X"
     anchors: list[str] = field(default_factory=list)
     literals: list[str] = field(default_factory=list)
-    targets: list[list[Target]] = field(default_factory=list)  # per literal
+    targets: Sequence[list[Target]] = field(default_factory=list)  # per literal
 
     def by_id(self, code: str) -> Rule | None:
         code_l = code.lower()
@@ -79,27 +91,47 @@ class Catalog:
 # ---------------------------------------------------------------- locating rule files
 
 
+def _builtin_dir() -> str:
+    packaged = os.path.join(_HERE, "rules")
+    if os.path.isdir(packaged):
+        return packaged
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(_HERE))), "rules")
+
+
 def builtin_rules_dir() -> Path:
     """`verl_doctor/rules` in an installed wheel, else the repository's `rules/` folder."""
-    packaged = Path(__file__).with_name("rules")
-    if packaged.is_dir():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "rules"
+    from pathlib import Path
+
+    return Path(_builtin_dir())
 
 
-def user_rule_dirs(extra: Sequence[str] = (), environ: dict[str, str] | None = None) -> list[Path]:
+def user_rule_dirs(extra: Sequence[str] = (), environ: dict[str, str] | None = None) -> list[str]:
     env = os.environ if environ is None else environ
-    dirs = [Path(d) for d in extra]
-    dirs += [Path(p) for p in env.get("VERL_DOCTOR_RULES", "").split(os.pathsep) if p]
+    dirs = [os.fspath(d) for d in extra]
+    dirs += [p for p in env.get("VERL_DOCTOR_RULES", "").split(os.pathsep) if p]
     config_home = env.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    per_user = Path(config_home) / "verl-doctor" / "rules"
-    if per_user.is_dir():
+    per_user = os.path.join(config_home, "verl-doctor", "rules")
+    if os.path.isdir(per_user):
         dirs.append(per_user)
     return dirs
 
 
-def rule_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+def _rule_paths(directory: PathLike) -> list[str]:
+    found = []
+    for root, subdirs, files in os.walk(directory):
+        subdirs.sort()
+        for name in files:
+            path = os.path.join(root, name)
+            if name.endswith((".yaml", ".yml")) and os.path.isfile(path):
+                found.append(path)
+    return sorted(found)
+
+
+def rule_files(directory: PathLike) -> list[Path]:
+    """The rule files (.yaml, .yml) under `directory`, sorted."""
+    from pathlib import Path
+
+    return [Path(p) for p in _rule_paths(directory)]
 
 
 # ---------------------------------------------------------------- loading with a cache
@@ -113,16 +145,16 @@ def load_catalog(
     use_cache: bool = True,
 ) -> Catalog:
     """The catalog as users see it: built-in rules, then user rules over them."""
-    groups: list[tuple[str, list[tuple[Path, bytes]]]] = []
+    groups: list[tuple[str, list[tuple[str, bytes]]]] = []
     problems: list[Problem] = []
     if include_builtin:
-        groups.append(("built-in", _read_files(rule_files(builtin_rules_dir()), problems)))
+        groups.append(("built-in", _read_files(_rule_paths(_builtin_dir()), problems)))
     if include_user:
         for d in user_rule_dirs(extra_dirs, environ):
-            if not d.is_dir():
-                problems.append(Problem(str(d), None, None, None, "rule folder not found"))
+            if not os.path.isdir(d):
+                problems.append(Problem(d, None, None, None, "rule folder not found"))
                 continue
-            groups.append((str(d), _read_files(rule_files(d), problems)))
+            groups.append((d, _read_files(_rule_paths(d), problems)))
     digest = _digest(groups)
     cache = _cache_path(digest, environ) if use_cache else None
     data = _read_cache(cache)
@@ -135,89 +167,160 @@ def load_catalog(
     return catalog
 
 
-def _read_files(paths: Iterable[Path], problems: list[Problem]) -> list[tuple[Path, bytes]]:
+def _read_files(paths: Iterable[str], problems: list[Problem]) -> list[tuple[str, bytes]]:
     out = []
     for p in paths:
         try:
-            out.append((p, p.read_bytes()))
+            with open(p, "rb") as f:
+                out.append((p, f.read()))
         except OSError as exc:
-            problems.append(Problem(str(p), None, None, None, f"cannot read: {exc.strerror}"))
+            problems.append(Problem(p, None, None, None, f"cannot read: {exc.strerror}"))
     return out
 
 
-def _digest(groups: list[tuple[str, list[tuple[Path, bytes]]]]) -> str:
-    h = hashlib.sha256(f"{CACHE_FORMAT}:{__version__}".encode())
+def _hasher(data: bytes) -> Any:
+    try:  # the C module behind hashlib.blake2b, without hashlib's OpenSSL start-up
+        from _blake2 import blake2b
+    except ImportError:  # pragma: no cover - other Python implementations
+        from hashlib import blake2b
+    return blake2b(data, digest_size=16)
+
+
+def _digest(groups: Sequence[tuple[str, Sequence[tuple[PathLike, bytes]]]]) -> str:
+    # marshal's format belongs to the Python version that wrote it
+    h = _hasher(f"{CACHE_FORMAT}:{__version__}:{sys.implementation.cache_tag}".encode())
     for origin, files in groups:
         h.update(origin.encode() + b"\0")
         for path, content in files:
-            h.update(str(path).encode() + b"\0" + hashlib.sha256(content).digest())
-    if _BACKGROUND.is_file():
-        h.update(_BACKGROUND.read_bytes())
+            h.update(os.fspath(path).encode() + b"\0" + _hasher(content).digest())
+    try:
+        with open(_BACKGROUND, "rb") as f:
+            h.update(f.read())
+    except OSError:
+        pass
     # The code that validates and compiles rules is part of the key, so an upgrade (or an
     # edited checkout) never reads a cache its predecessor wrote.
-    here = Path(__file__).parent
     for name in ("catalog.py", "validate.py", "schema.py", "literals.py", "classify.py"):
         try:
-            h.update(str((here / name).stat().st_mtime_ns).encode())
+            h.update(str(os.stat(os.path.join(_HERE, name)).st_mtime_ns).encode())
         except OSError:
             pass
-    return h.hexdigest()[:32]
+    return str(h.hexdigest())
 
 
-def _cache_path(digest: str, environ: dict[str, str] | None) -> Path | None:
+def _cache_path(digest: str, environ: dict[str, str] | None) -> str | None:
     env = os.environ if environ is None else environ
     if env.get("VERL_DOCTOR_NO_CACHE"):
         return None
     base = env.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "verl-doctor" / f"catalog-{digest}.json"
+    return os.path.join(base, "verl-doctor", f"catalog-{digest}.marshal")
 
 
-def _read_cache(path: Path | None) -> dict[str, Any] | None:
+def _read_cache(path: str | None) -> dict[str, Any] | None:
     if path is None:
         return None
     try:
-        data = json.loads(path.read_bytes())
-    except (OSError, ValueError):
+        with open(path, "rb") as f:
+            data = marshal.loads(f.read())  # load(f) reads in small pieces: 4x slower
+    except (OSError, ValueError, EOFError, TypeError):  # missing, truncated or foreign: rebuild
         return None
     return data if isinstance(data, dict) and data.get("format") == CACHE_FORMAT else None
 
 
-def _write_cache(path: Path, data: dict[str, Any]) -> None:
+def _write_cache(path: str, data: dict[str, Any]) -> None:
     """Best effort, atomic: a read-only home or a full disk just means no cache."""
+    import tempfile
+
+    folder = os.path.dirname(path)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".catalog-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False)
+        os.makedirs(folder, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".catalog-", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            marshal.dump(data, f)
         os.replace(tmp, path)
-        for old in path.parent.glob("catalog-*.json"):
-            if old != path and old.stat().st_mtime < path.stat().st_mtime - 86400:
-                old.unlink(missing_ok=True)
+        newest = os.stat(path).st_mtime
+        for name in os.listdir(folder):
+            old = os.path.join(folder, name)
+            if name.startswith("catalog-") and old != path and os.stat(old).st_mtime < newest - 86400:
+                os.unlink(old)
     except OSError:
         pass
 
 
+class LazyRules(Sequence[Rule]):
+    """The catalog's rules, each built from its cached data the first time it is used: a paste
+    touches two or three rules, so building all of them would be most of the catalog's cost."""
+
+    def __init__(self, entries: list[dict[str, Any]]) -> None:
+        self._entries = entries
+        self._built: list[Rule | None] = [None] * len(entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def _build(self, index: int) -> Rule:
+        rule = self._built[index]
+        if rule is None:
+            entry = self._entries[index]
+            rule = Rule.from_data(entry["data"], entry["path"], entry["origin"])
+            rule.replaces = entry.get("replaces")
+            rule.position = index
+            self._built[index] = rule
+        return rule
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._build(i) for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("rule index out of range")
+        return self._build(index)
+
+    def __iter__(self) -> Iterator[Rule]:
+        return (self._build(i) for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"LazyRules({len(self)} rules)"
+
+
+class _Targets(Sequence[list[Target]]):
+    """Per-literal targets, turned into `Target` records when a literal is first seen."""
+
+    def __init__(self, raw: list[list[list[Any]]]) -> None:
+        self._raw = raw
+        self._built: dict[int, list[Target]] = {}
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        built = self._built.get(index)
+        if built is None:
+            built = self._built[index] = [Target(*t) for t in self._raw[index]]
+        return built
+
+
 def catalog_from_data(data: dict[str, Any]) -> Catalog:
-    rules = []
-    for entry in data["rules"]:
-        rule = Rule.from_data(entry["data"], entry["path"], entry["origin"])
-        rule.replaces = entry.get("replaces")
-        rules.append(rule)
     return Catalog(
-        rules=rules,
+        rules=LazyRules(data["rules"]),
         problems=[Problem(**p) for p in data["problems"]],
         notes=list(data["notes"]),
         anchors=list(data["anchors"]),
         literals=list(data["literals"]),
-        targets=[[Target(*t) for t in ts] for ts in data["targets"]],
+        targets=_Targets(data["targets"]),
     )
 
 
 # ---------------------------------------------------------------- validation (cache miss)
 
 
-def build_catalog_data(groups: list[tuple[str, list[tuple[Path, bytes]]]]) -> dict[str, Any]:
+def build_catalog_data(groups: Sequence[tuple[str, Sequence[tuple[PathLike, bytes]]]]) -> dict[str, Any]:
     """Validate every file and derive the prefilter; the slow path, run when files change."""
+    from pathlib import Path
+
     from .validate import validate_file
 
     problems: list[Problem] = []
@@ -227,13 +330,14 @@ def build_catalog_data(groups: list[tuple[str, list[tuple[Path, bytes]]]]) -> di
     for origin, files in groups:
         seen_here: dict[str, str] = {}
         for path, content in files:
-            result = validate_file(path, content, problems)
+            result = validate_file(Path(path), content, problems)
             if result is None:
                 continue
             rid, name = result["id"], result["name"]
             if rid in seen_here:
-                problems.append(Problem(str(path), None, rid, "id",
-                                        f"duplicate code {rid} (also in {seen_here[rid]})"))
+                problems.append(
+                    Problem(str(path), None, rid, "id", f"duplicate code {rid} (also in {seen_here[rid]})")
+                )
                 continue
             seen_here[rid] = str(path)
             entry = {"data": result, "path": str(path), "origin": origin}
@@ -242,7 +346,9 @@ def build_catalog_data(groups: list[tuple[str, list[tuple[Path, bytes]]]]) -> di
                 entry["replaces"] = chosen[rid]["path"]
             other = names.get(name)
             if other is not None and other != rid:
-                problems.append(Problem(str(path), None, rid, "name", f"name {name} is already used by {other}"))
+                problems.append(
+                    Problem(str(path), None, rid, "name", f"name {name} is already used by {other}")
+                )
                 continue
             names[name] = rid
             chosen[rid] = entry
@@ -288,5 +394,9 @@ def _literal_table(entries: list[dict[str, Any]]) -> tuple[list[str], list[list[
 def _anchors(literals: list[str]) -> list[str]:
     from .literals import choose_anchors
 
-    background = _BACKGROUND.read_text(encoding="utf-8") if _BACKGROUND.is_file() else ""
+    try:
+        with open(_BACKGROUND, encoding="utf-8") as f:
+            background = f.read()
+    except OSError:
+        background = ""
     return choose_anchors(literals, background)

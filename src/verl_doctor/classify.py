@@ -7,17 +7,41 @@ chosen so that a healthy training log almost never contains them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
+
+from .records import record
 
 INTERNAL_LITERALS: dict[str, list[str]] = {
     "exception": ["Error", "Exception", "Interrupt", "SystemExit", "Traceback (most recent"],
     "frame": ['File "'],
-    "envelope": ["RayTaskError", "ActorDiedError", "creation task", "Unhandled error",
-                 "Error executing job", "HYDRA_FULL_ERROR"],
-    "context": ["Version      :", "NCCL version", "CUDA Version", "CUDA Runtime", "verl.trainer.", "recipe.",
-                "NVIDIA ", "Tesla ", "+cu1", "GPU Count", "Info---", "\t     : ", "torch==", "vllm==", "sglang==", "verl==", "LLM engine (v", "overrides"],
+    "envelope": [
+        "RayTaskError",
+        "ActorDiedError",
+        "creation task",
+        "Unhandled error",
+        "Error executing job",
+        "HYDRA_FULL_ERROR",
+    ],
+    "context": [
+        "Version      :",
+        "NCCL version",
+        "CUDA Version",
+        "CUDA Runtime",
+        "verl.trainer.",
+        "recipe.",
+        "NVIDIA ",
+        "Tesla ",
+        "+cu1",
+        "GPU Count",
+        "Info---",
+        "\t     : ",
+        "torch==",
+        "vllm==",
+        "sglang==",
+        "verl==",
+        "LLM engine (v",
+        "overrides",
+    ],
 }
 
 _EXCEPTION = re.compile(
@@ -42,25 +66,32 @@ _BENIGN = re.compile(
     r"^Traceback \(most recent call last\)|Error executing job|^ERROR:?\s*$"
 )
 # A generic wrapper whose own type says nothing about the cause.
-_WRAPPER_TYPES = {"RayTaskError", "RaySystemError", "ActorDiedError", "RayActorError", "ChildFailedError",
-                  "HydraException", "InstantiationException"}
+_WRAPPER_TYPES = {
+    "RayTaskError",
+    "RaySystemError",
+    "ActorDiedError",
+    "RayActorError",
+    "ChildFailedError",
+    "HydraException",
+    "InstantiationException",
+}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class ExceptionLine:
     type: str  # e.g. "ValueError"
     qualified: str  # e.g. "torch.OutOfMemoryError"
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Envelope:
     inner: str  # exception type named inside RayTaskError(...)
     actor: str  # TaskRunner, WorkerDict, ...
     method: str  # run, actor_rollout_compute_log_prob, ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Frame:
     path: str
     line: int

@@ -27,7 +27,9 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version."
+    ),
 ) -> None:
     """verl-doctor: explain verl failures from their logs."""
 
@@ -44,8 +46,10 @@ def explain(ctx: typer.Context) -> None:
 
 
 def run_app(args: Sequence[str]) -> int:
-    from . import cli_more  # noqa: F401  (registers `run` and `env`)
-    from . import cli_rules  # noqa: F401  (registers `rules`)
+    from . import (
+        cli_more,  # noqa: F401  (registers `run` and `env`)
+        cli_rules,  # noqa: F401  (registers `rules`)
+    )
 
     try:
         app(args=list(args), prog_name="verl-doctor")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from enum import Enum
-from typing import Optional
 
 import typer
 
@@ -20,11 +19,14 @@ class RunFmt(str, Enum):
 @app.command("run", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def run(
     ctx: typer.Context,
-    log: Optional[str] = typer.Option(None, "--log", metavar="FILE", help="Also append the command's output to FILE."),
-    report: Optional[str] = typer.Option(None, "--report", metavar="FILE",
-                                         help="Write the final diagnosis to FILE instead of stderr."),
+    log: str | None = typer.Option(
+        None, "--log", metavar="FILE", help="Also append the command's output to FILE."
+    ),
+    report: str | None = typer.Option(
+        None, "--report", metavar="FILE", help="Write the final diagnosis to FILE instead of stderr."
+    ),
     fmt: RunFmt = typer.Option(RunFmt.text, "--format", "-f", help="Format of the final diagnosis."),
-    lang: Optional[str] = typer.Option(None, "--lang", help="en or zh."),
+    lang: str | None = typer.Option(None, "--lang", help="en or zh."),
     rules: list[str] = typer.Option([], "--rules", metavar="DIR", help="Extra rule folder (repeatable)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Show secrets unmasked in the diagnosis."),
 ) -> None:
@@ -41,7 +43,9 @@ def run(
     if command and command[0] == "--":
         command = command[1:]
     if not command:
-        typer.echo("verl-doctor: run needs a command after --, e.g. verl-doctor run -- bash train.sh", err=True)
+        typer.echo(
+            "verl-doctor: run needs a command after --, e.g. verl-doctor run -- bash train.sh", err=True
+        )
         raise typer.Exit(2)
     catalog = load_catalog(extra_dirs=rules)
     for problem in catalog.problems:
@@ -59,8 +63,9 @@ class EnvFmt(str, Enum):
 def env(
     fmt: EnvFmt = typer.Option(EnvFmt.text, "--format", "-f", help="text or json."),
     timeout: float = typer.Option(20.0, "--timeout", help="Seconds each probe may take."),
-    python: Optional[str] = typer.Option(None, "--python", metavar="PATH",
-                                         help="Probe this Python interpreter (default: python3 on PATH)."),
+    python: str | None = typer.Option(
+        None, "--python", metavar="PATH", help="Probe this Python interpreter (default: python3 on PATH)."
+    ),
 ) -> None:
     """Check this machine for verl: Python, verl, torch/CUDA/GPUs, extensions, Ray, ports."""
     from .env import main as env_main

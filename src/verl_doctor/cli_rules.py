@@ -6,14 +6,16 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Optional
 
 import typer
 
 from .cli import app
 
-rules_app = typer.Typer(help="Browse the rule catalog, lint rule files, print the rule schema.",
-                        invoke_without_command=True, no_args_is_help=False)
+rules_app = typer.Typer(
+    help="Browse the rule catalog, lint rule files, print the rule schema.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
 app.add_typer(rules_app, name="rules")
 
 
@@ -40,9 +42,9 @@ LangOpt = typer.Option(None, "--lang", help="en or zh (default: from LC_ALL/LANG
 @rules_app.callback()
 def rules_list(
     ctx: typer.Context,
-    category: Optional[str] = typer.Option(None, "--category", "-c", help="env, config, flow or distributed."),
+    category: str | None = typer.Option(None, "--category", "-c", help="env, config, flow or distributed."),
     fmt: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text, json or markdown."),
-    lang: Optional[str] = LangOpt,
+    lang: str | None = LangOpt,
     rules: list[str] = RulesOpt,
     no_user_rules: bool = NoUserOpt,
 ) -> None:
@@ -76,7 +78,7 @@ def rules_list(
 def rules_show(
     code: str = typer.Argument(..., help="Rule code (FLOW004) or name (cuda-out-of-memory)."),
     fmt: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text, json or markdown."),
-    lang: Optional[str] = LangOpt,
+    lang: str | None = LangOpt,
     rules: list[str] = RulesOpt,
     no_user_rules: bool = NoUserOpt,
 ) -> None:
@@ -115,8 +117,7 @@ def rules_lint(
         for p in problems:
             typer.echo(str(p))
         n = len(problems)
-        typer.echo(f"{n} problem{'s' if n != 1 else ''} in {', '.join(str(d) for d in targets)}",
-                   err=True)
+        typer.echo(f"{n} problem{'s' if n != 1 else ''} in {', '.join(str(d) for d in targets)}", err=True)
     raise typer.Exit(1 if problems else 0)
 
 
@@ -130,8 +131,12 @@ def rules_schema() -> None:
 
 @rules_app.command("docs")
 def rules_docs(
-    out: Path = typer.Option(Path("docs"), "--out", help="Folder to write errors.md, errors.zh.md, rule.schema.json."),
-    check: bool = typer.Option(False, "--check", help="Only check the files are up to date; exit 1 if stale."),
+    out: Path = typer.Option(
+        Path("docs"), "--out", help="Folder to write errors.md, errors.zh.md, rule.schema.json."
+    ),
+    check: bool = typer.Option(
+        False, "--check", help="Only check the files are up to date; exit 1 if stale."
+    ),
 ) -> None:
     """Generate the error-code reference and the rule schema from the catalog."""
     from .docs import write_docs

@@ -8,17 +8,22 @@ key=value" notes).
 
 from __future__ import annotations
 
-import ast
-import shlex
-from typing import Any
-
 import re
+import shlex
 
 from .normalize import Line
 
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from re import Match
+    from typing import Any
+
 _MAX_OVERRIDES = 400
 _MAX_VALUE = 200
-_PACKAGES = "verl|torch|vllm|sglang|ray|transformers|flash[-_]attn|megatron[-_]core|tensordict|peft|deepspeed|accelerate"
+_PACKAGES = "|".join(
+    ("verl", "torch", "vllm", "sglang", "ray", "transformers", "flash[-_]attn", "megatron[-_]core")
+    + ("tensordict", "peft", "deepspeed", "accelerate")
+)
 _SECTION = re.compile(r"^-{3,}\s*(?P<name>Python|Pip|verl|Platform|Hardware|Environment|System) Info\s*-{3,}")
 _BANNER_VERSION = re.compile(r"^Version\s+:\s*(?P<v>\d[\w.+-]*)")
 _BANNER_PKG = re.compile(rf"^(?P<pkg>{_PACKAGES})\s*:\s*(?P<v>\d[\w.+-]*)\s*$")
@@ -56,8 +61,9 @@ class ContextCollector:
             return
         if self._section:
             self._banner(text)
-        for m in _PIN.finditer(text):
-            self._version(m.group("pkg"), m.group("v"))
+        for pin in _PIN.finditer(text):
+            self._version(pin.group("pkg"), pin.group("v"))
+        m: Match[str] | None
         for pattern, name in ((_VLLM_ENGINE, "vllm"), (_NCCL, "nccl")):
             m = pattern.search(text)
             if m:
@@ -111,9 +117,9 @@ class ContextCollector:
             self.entry_point = m.group("entry")
             self.command = line.text[:2000]
         try:
-            tokens = shlex.split(line.text[m.end():], posix=True)
+            tokens = shlex.split(line.text[m.end() :], posix=True)
         except ValueError:
-            tokens = line.text[m.end():].split()
+            tokens = line.text[m.end() :].split()
         self._add_overrides(t for t in tokens if "=" in t and not t.startswith("-"))
 
     def _hydra_overrides(self, raw: str) -> None:
@@ -123,6 +129,8 @@ class ContextCollector:
         text = m.group("list")
         end = _list_end(text)
         try:
+            import ast  # only for a printed override list
+
             items = ast.literal_eval(text[: end + 1]) if end >= 0 else []
         except (ValueError, SyntaxError, MemoryError, RecursionError):
             return

@@ -4,33 +4,55 @@
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import re
 
 from .rules import Rule, pick
 
 CATEGORIES = ("env", "config", "flow", "distributed")
 CATEGORY_TITLES = {
-    "en": {"env": "Environment: installation, versions, hardware and drivers",
-           "config": "Configuration: config keys, data and model settings",
-           "flow": "Training flow: rollout, memory, numerics, checkpoints",
-           "distributed": "Distributed: processes, ranks, ports, Ray and NCCL"},
-    "zh": {"env": "环境：安装、版本、硬件与驱动", "config": "配置：配置键、数据与模型设置",
-           "flow": "训练流程：rollout、显存、数值、检查点", "distributed": "分布式：进程、rank、端口、Ray 与 NCCL"},
+    "en": {
+        "env": "Environment: installation, versions, hardware and drivers",
+        "config": "Configuration: config keys, data and model settings",
+        "flow": "Training flow: rollout, memory, numerics, checkpoints",
+        "distributed": "Distributed: processes, ranks, ports, Ray and NCCL",
+    },
+    "zh": {
+        "env": "环境：安装、版本、硬件与驱动",
+        "config": "配置：配置键、数据与模型设置",
+        "flow": "训练流程：rollout、显存、数值、检查点",
+        "distributed": "分布式：进程、rank、端口、Ray 与 NCCL",
+    },
 }
 _HEAD = {
-    "en": {"symptoms": "Symptoms", "cause": "Cause", "fixes": "Fixes", "pitfalls": "Do not",
-           "references": "References", "example": "Example", "symptom_note":
-           "Usually an echo of another failure: look for an earlier, more specific error.",
-           "title": "verl error-code reference", "intro":
-           "Every error verl-doctor recognizes, by category. Generated from `rules/` by "
-           "`verl-doctor rules docs`; do not edit by hand.", "applies": "applies to verl"},
-    "zh": {"symptoms": "症状", "cause": "原因", "fixes": "修复", "pitfalls": "不要",
-           "references": "参考", "example": "示例", "symptom_note": "通常是其他故障的连带报错：请查找更早、更具体的错误。",
-           "title": "verl 错误码参考", "intro": "verl-doctor 能识别的全部错误，按类别列出。由 `verl-doctor rules docs` "
-           "从 `rules/` 生成，请勿手工编辑。", "applies": "适用于 verl"},
+    "en": {
+        "symptoms": "Symptoms",
+        "cause": "Cause",
+        "fixes": "Fixes",
+        "pitfalls": "Do not",
+        "references": "References",
+        "example": "Example",
+        "symptom_note": "Usually an echo of another failure: look for an earlier, more specific error.",
+        "title": "verl error-code reference",
+        "intro": "Every error verl-doctor recognizes, by category. Generated from `rules/` by "
+        "`verl-doctor rules docs`; do not edit by hand.",
+        "applies": "applies to verl",
+    },
+    "zh": {
+        "symptoms": "症状",
+        "cause": "原因",
+        "fixes": "修复",
+        "pitfalls": "不要",
+        "references": "参考",
+        "example": "示例",
+        "symptom_note": "通常是其他故障的连带报错：请查找更早、更具体的错误。",
+        "title": "verl 错误码参考",
+        "intro": "verl-doctor 能识别的全部错误，按类别列出。由 `verl-doctor rules docs` "
+        "从 `rules/` 生成，请勿手工编辑。",
+        "applies": "适用于 verl",
+    },
 }
 
 _READABLE = (
@@ -55,8 +77,14 @@ def readable(pattern: str) -> str:
 
 
 def rule_summary(rule: Rule, lang: str) -> dict[str, Any]:
-    return {"id": rule.id, "name": rule.name, "category": rule.category, "title": pick(rule.title, lang),
-            "symptom": rule.symptom, "origin": rule.origin}
+    return {
+        "id": rule.id,
+        "name": rule.name,
+        "category": rule.category,
+        "title": pick(rule.title, lang),
+        "symptom": rule.symptom,
+        "origin": rule.origin,
+    }
 
 
 def rule_detail(rule: Rule, lang: str) -> dict[str, Any]:
@@ -66,7 +94,9 @@ def rule_detail(rule: Rule, lang: str) -> dict[str, Any]:
         "symptoms": [readable(s) for s in rule.signatures],
         "signatures": list(rule.signatures),
         "cause": pick(rule.cause, lang),
-        "fixes": [{"step": pick(f.step, lang), "commands": list(f.commands), "verl": f.verl} for f in rule.fixes],
+        "fixes": [
+            {"step": pick(f.step, lang), "commands": list(f.commands), "verl": f.verl} for f in rule.fixes
+        ],
         "pitfalls": [pick(p, lang) for p in rule.pitfalls],
         "references": list(rule.references),
         "example": rule.examples_match[0] if rule.examples_match else "",
@@ -83,8 +113,12 @@ def _strip_placeholders(text: str) -> str:
 def rule_text(rule: Rule, lang: str) -> str:
     h = _HEAD[lang]
     d = rule_detail(rule, lang)
-    lines = [f"{rule.id} {rule.name} [{rule.category}]" + (" (symptom)" if rule.symptom else ""),
-             f"  {d['title']}", "", f"{h['symptoms']}:"]
+    lines = [
+        f"{rule.id} {rule.name} [{rule.category}]" + (" (symptom)" if rule.symptom else ""),
+        f"  {d['title']}",
+        "",
+        f"{h['symptoms']}:",
+    ]
     lines += [f"  - {s}" for s in d["symptoms"]]
     lines += ["", f"{h['cause']}:", f"  {_strip_placeholders(d['cause'])}", "", f"{h['fixes']}:"]
     for i, f in enumerate(d["fixes"], 1):
@@ -108,8 +142,12 @@ def rule_markdown(rule: Rule, lang: str, level: int = 2) -> str:
     h = _HEAD[lang]
     d = rule_detail(rule, lang)
     hashes = "#" * level
-    out = [f"{hashes} {rule.id} {rule.name}", "", f"**{d['title']}** · `{rule.category}`"
-           + (f" · handbook §{rule.handbook}" if rule.handbook else ""), ""]
+    out = [
+        f"{hashes} {rule.id} {rule.name}",
+        "",
+        f"**{d['title']}** · `{rule.category}`" + (f" · handbook §{rule.handbook}" if rule.handbook else ""),
+        "",
+    ]
     if rule.symptom:
         out += [f"> {h['symptom_note']}", ""]
     out += [f"**{h['symptoms']}**", ""] + [f"- `{s}`" if "`" not in s else f"- {s}" for s in d["symptoms"]]
@@ -118,16 +156,30 @@ def rule_markdown(rule: Rule, lang: str, level: int = 2) -> str:
         bound = f" ({h['applies']} {f['verl']})" if f["verl"] else ""
         out.append(f"{i}. {_strip_placeholders(f['step'])}{bound}")
         if f["commands"]:
-            out += ["", "   " + _fence("\n".join(_strip_placeholders(c) for c in f["commands"]), "bash")
-                    .replace("\n", "\n   "), ""]
+            out += [
+                "",
+                "   "
+                + _fence("\n".join(_strip_placeholders(c) for c in f["commands"]), "bash").replace(
+                    "\n", "\n   "
+                ),
+                "",
+            ]
     if d["pitfalls"]:
         out += ["", f"**{h['pitfalls']}**", ""] + [f"- {p}" for p in d["pitfalls"]]
     out += ["", f"**{h['references']}**", ""] + [f"- {r}" for r in d["references"]]
-    out += ["", f"<details><summary>{h['example']}</summary>", "", _fence(d["example"], "text"), "", "</details>", ""]
+    out += [
+        "",
+        f"<details><summary>{h['example']}</summary>",
+        "",
+        _fence(d["example"], "text"),
+        "",
+        "</details>",
+        "",
+    ]
     return "\n".join(out)
 
 
-def reference_markdown(rules: list[Rule], lang: str) -> str:
+def reference_markdown(rules: Sequence[Rule], lang: str) -> str:
     h = _HEAD[lang]
     out = [f"# {h['title']}", "", h["intro"], ""]
     for cat in CATEGORIES:

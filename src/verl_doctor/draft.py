@@ -8,7 +8,6 @@ ids), the log line becomes the first match example, and every text to write says
 from __future__ import annotations
 
 import json
-
 import re
 
 from .report import Report
@@ -27,11 +26,16 @@ _CATEGORY_HINTS = (
 _PREFIX = {"env": "ENV", "config": "CFG", "flow": "FLOW", "distributed": "DIST"}
 
 
+def q(value: str) -> str:
+    """JSON strings are valid YAML scalars: this quotes any character safely."""
+    return json.dumps(value, ensure_ascii=False)
+
+
 def signature_for(text: str, max_len: int = 120) -> str:
     """An escaped, generalized regex for the distinctive start of an error message."""
     text = text.strip()[:max_len]
     out, pos = [], 0
-    spans = []
+    spans: list[tuple[int, int, str]] = []
     for pattern, repl in _GENERALIZE:
         for m in pattern.finditer(text):
             if not any(s < m.end() and m.start() < e for s, e, _ in spans):
@@ -59,7 +63,6 @@ def draft_rule(report: Report) -> str:
     category = next((c for c, keys in _CATEGORY_HINTS if any(k in body for k in keys)), "flow")
     code = f"{_PREFIX[category]}900"
     name = f"draft-{_kebab(etype)}"
-    q = lambda v: json.dumps(v, ensure_ascii=False)  # noqa: E731 - JSON strings are valid YAML scalars, quoting any character safely
     lines = [
         "# Draft rule from verl-doctor --draft-rule. Edit every TODO, rename the file to",
         f"# rules/{category}/{code}-{name}.yaml (pick a free code), then run: verl-doctor rules lint",
@@ -89,6 +92,9 @@ def draft_rule(report: Report) -> str:
         f"    - {q('TODO a look-alike line that must not match')}",
     ]
     if exc.phase or exc.verl_frame:
-        lines.insert(3, f"# seen {('while ' + exc.phase) if exc.phase else ''}"
-                        f"{(' at ' + exc.verl_frame) if exc.verl_frame else ''}")
+        lines.insert(
+            3,
+            f"# seen {('while ' + exc.phase) if exc.phase else ''}"
+            f"{(' at ' + exc.verl_frame) if exc.verl_frame else ''}",
+        )
     return "\n".join(lines) + "\n"

@@ -40,7 +40,9 @@ class Session:
             self.sources.append(name)
         return LineScanner(self.searcher, name)
 
-    def feed(self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None) -> list[tuple[str, Line]]:
+    def feed(
+        self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None
+    ) -> list[tuple[str, Line]]:
         """Scan bytes; returns (rule code, line) for each rule found for the first time."""
         return self._lines(scanner.feed(data, size))
 
@@ -66,9 +68,13 @@ class Session:
                 if first:
                     first = False
                     if not self.read_binary and looks_binary(bytes(block[: min(size, 8192)])):
-                        self.input_errors.append(InputNote(
-                            source.name, f"{source.name}: binary file, skipped (use --binary to read it)",
-                            "warning"))
+                        self.input_errors.append(
+                            InputNote(
+                                source.name,
+                                f"{source.name}: binary file, skipped (use --binary to read it)",
+                                "warning",
+                            )
+                        )
                         self.sources.remove(source.name)
                         return False
                 found = self.feed(scanner, block, size)
@@ -101,7 +107,9 @@ class Session:
         )
 
 
-def diagnose_text(text: str, catalog: Catalog | None = None, lang: str = "en", name: str = "<text>") -> Report:
+def diagnose_text(
+    text: str, catalog: Catalog | None = None, lang: str = "en", name: str = "<text>"
+) -> Report:
     """Diagnose log text held in memory."""
     session = Session(catalog, lang)
     scanner = session.scanner(name)

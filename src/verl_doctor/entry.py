@@ -44,8 +44,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if os.environ.get("VERL_DOCTOR_DEBUG"):
             raise
         try:
-            sys.stderr.write(f"verl-doctor: internal error: {exc.__class__.__name__}: {exc} "
-                             "(set VERL_DOCTOR_DEBUG=1 to see the traceback)\n")
+            sys.stderr.write(
+                f"verl-doctor: internal error: {exc.__class__.__name__}: {exc} "
+                "(set VERL_DOCTOR_DEBUG=1 to see the traceback)\n"
+            )
         except (OSError, ValueError):
             pass
         return 4

@@ -1,7 +1,8 @@
 """`verl-doctor explain`: read logs, print the diagnosis, exit with its code.
 
 This is the hot path (a 20-line paste must be answered faster than importing typer and rich),
-so it parses its own arguments with argparse and imports rich only to draw in a terminal.
+so it parses the usual command lines itself (argparse only for help and usage errors) and
+imports rich only to draw in a terminal.
 The typer app in cli.py forwards `explain` here, so these options are defined once.
 
 Exit codes: 0 no error found, 1 a known error, 3 errors found but none recognized,
@@ -10,52 +11,222 @@ Exit codes: 0 no error found, 1 a known error, 3 errors found but none recognize
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    import argparse
+    from typing import Any, TextIO
+
+    from .report import Report
 
 EXIT_NONE, EXIT_KNOWN, EXIT_USAGE, EXIT_UNRECOGNIZED, EXIT_INTERNAL = 0, 1, 2, 3, 4
 FORMATS = ("text", "json", "markdown", "github")
 PASTE_PROMPT = "Paste the log, then press Ctrl-D (Ctrl-Z then Enter on Windows) to get the diagnosis."
 
 
+class Opt:
+    """One option of `explain`; the table below feeds both parsers, so they cannot drift."""
+
+    __slots__ = ("flags", "dest", "kind", "choices", "default", "metavar", "help")
+
+    def __init__(
+        self,
+        flags: tuple[str, ...],
+        kind: str,
+        help: str,  # noqa: A002 - argparse's own word
+        choices: tuple[str, ...] | None = None,
+        default: Any = None,
+        metavar: str | None = None,
+    ) -> None:
+        self.flags, self.kind, self.help = flags, kind, help
+        self.dest = flags[-1].lstrip("-").replace("-", "_")
+        self.choices, self.default, self.metavar = choices, default, metavar
+
+
+# kind: "flag" (store_true), "choice", "float", "append" (repeatable value)
+OPTIONS = (
+    Opt(("-f", "--format"), "choice", "output format (default: text)", FORMATS, "text"),
+    Opt(
+        ("--lang",),
+        "choice",
+        "language of causes and fixes (default: from LC_ALL/LANGUAGE/LANG)",
+        ("en", "zh"),
+    ),
+    Opt(
+        ("--rules",),
+        "append",
+        "extra rule folder (repeatable); also VERL_DOCTOR_RULES and ~/.config/verl-doctor/rules",
+        metavar="DIR",
+    ),
+    Opt(("--no-user-rules",), "flag", "use the built-in rules only"),
+    Opt(("--binary",), "flag", "read files that look binary instead of skipping them"),
+    Opt(("--no-redact",), "flag", "show secrets (API keys, tokens) unmasked"),
+    Opt(
+        ("--color",),
+        "choice",
+        "colour in text output (default: auto; NO_COLOR disables)",
+        ("auto", "always", "never"),
+        "auto",
+    ),
+    Opt(("--exit-zero",), "flag", "exit 0 after any successful analysis"),
+    Opt(
+        ("--fail-on",),
+        "choice",
+        "what makes the exit code non-zero (default: any)",
+        ("any", "known", "unrecognized"),
+        "any",
+    ),
+    Opt(("--no-step-summary",), "flag", "do not append the markdown report to $GITHUB_STEP_SUMMARY"),
+    Opt(("--follow",), "flag", "keep reading FILE as it grows, report errors as they appear"),
+    Opt(
+        ("--until-idle",),
+        "float",
+        "with --follow: stop after this many seconds without new output",
+        metavar="SECONDS",
+    ),
+    Opt(("--draft-rule",), "flag", "print a rule YAML drafted from the first unrecognized error"),
+    Opt(("--env",), "flag", "also probe this machine and use it to confirm findings"),
+)
+_BY_FLAG = {flag: opt for opt in OPTIONS for flag in opt.flags}
+
+
+class Options:
+    """The parsed command line (the attributes argparse would give, without importing it)."""
+
+    files: list[str]
+    format: str
+    lang: str | None
+    rules: list[str]
+    no_user_rules: bool
+    binary: bool
+    no_redact: bool
+    color: str
+    exit_zero: bool
+    fail_on: str
+    no_step_summary: bool
+    follow: bool
+    until_idle: float | None
+    draft_rule: bool
+    env: bool
+
+    def __init__(self, **values: Any) -> None:
+        self.files = []
+        for opt in OPTIONS:
+            if opt.kind == "append":
+                setattr(self, opt.dest, [])
+            else:
+                setattr(self, opt.dest, False if opt.kind == "flag" else opt.default)
+        self.__dict__.update(values)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Options) and vars(self) == vars(other)
+
+    def __repr__(self) -> str:
+        return f"Options({vars(self)!r})"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    """The full argparse parser: help text, and the error message for any command line that
+    the fast parser leaves to it."""
+    import argparse
+
+    class OneLineErrors(argparse.ArgumentParser):
+        def error(self, message: str) -> Any:  # argparse prints the whole usage block first
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+    p = OneLineErrors(
         prog="verl-doctor explain",
         description="Explain why a verl run failed: known errors, their cause and fixes.",
         epilog="Exit codes: 0 no error found, 1 known error, 3 error found but none recognized, "
         "2 usage error or unreadable input, 130 interrupted.",
     )
-    p.add_argument("files", nargs="*", metavar="FILE",
-                   help="log files (plain or gzip); '-' or nothing reads stdin")
-    p.add_argument("-f", "--format", choices=FORMATS, default="text", help="output format (default: text)")
-    p.add_argument("--lang", choices=("en", "zh"), default=None,
-                   help="language of causes and fixes (default: from LC_ALL/LANGUAGE/LANG)")
-    p.add_argument("--rules", action="append", default=[], metavar="DIR",
-                   help="extra rule folder (repeatable); also VERL_DOCTOR_RULES and ~/.config/verl-doctor/rules")
-    p.add_argument("--no-user-rules", action="store_true", help="use the built-in rules only")
-    p.add_argument("--binary", action="store_true", help="read files that look binary instead of skipping them")
-    p.add_argument("--no-redact", action="store_true", help="show secrets (API keys, tokens) unmasked")
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                   help="colour in text output (default: auto; NO_COLOR disables)")
-    p.add_argument("--exit-zero", action="store_true", help="exit 0 after any successful analysis")
-    p.add_argument("--fail-on", choices=("any", "known", "unrecognized"), default="any",
-                   help="what makes the exit code non-zero (default: any)")
-    p.add_argument("--no-step-summary", action="store_true",
-                   help="do not append the markdown report to $GITHUB_STEP_SUMMARY")
-    p.add_argument("--follow", action="store_true", help="keep reading FILE as it grows, report errors as they appear")
-    p.add_argument("--until-idle", type=float, default=None, metavar="SECONDS",
-                   help="with --follow: stop after this many seconds without new output")
-    p.add_argument("--draft-rule", action="store_true",
-                   help="print a rule YAML drafted from the first unrecognized error")
-    p.add_argument("--env", action="store_true", help="also probe this machine and use it to confirm findings")
+    p.add_argument(
+        "files", nargs="*", metavar="FILE", help="log files (plain or gzip); '-' or nothing reads stdin"
+    )
+    for opt in OPTIONS:
+        extra: dict[str, Any] = {"dest": opt.dest, "help": opt.help}
+        if opt.kind == "flag":
+            extra["action"] = "store_true"
+        elif opt.kind == "append":
+            extra.update(action="append", default=[], metavar=opt.metavar)
+        elif opt.kind == "float":
+            extra.update(type=float, default=opt.default, metavar=opt.metavar)
+        else:
+            extra.update(choices=opt.choices, default=opt.default)
+        p.add_argument(*opt.flags, **extra)
     return p
 
 
+def parse_fast(argv: Sequence[str]) -> Options | None:
+    """Parse the common command lines without argparse (whose import and set-up cost ~8 ms,
+    a sixth of answering a paste). None means "let argparse decide": help, an unknown or
+    abbreviated option, a missing or invalid value; argparse then prints its usual message."""
+    values: dict[str, Any] = {"files": [], "rules": []}
+    i, only_files = 0, False
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if only_files or arg == "-" or not arg.startswith("-"):
+            values["files"].append(arg)
+            continue
+        if arg == "--":
+            only_files = True
+            continue
+        name, has_inline, inline = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        opt = _BY_FLAG.get(name)
+        if opt is None and not arg.startswith("--") and arg[:2] in _BY_FLAG:
+            name, has_inline, inline = arg[:2], "=", arg[2:]  # -fjson
+            opt = _BY_FLAG[name]
+        if opt is None:
+            return None
+        if opt.kind == "flag":
+            if has_inline:
+                return None
+            values[opt.dest] = True
+            continue
+        if has_inline:
+            value = inline
+        elif i < len(argv) and not argv[i].startswith("-"):
+            value = argv[i]
+            i += 1
+        else:
+            return None
+        if opt.kind == "append":
+            values[opt.dest].append(value)
+        elif opt.kind == "float":
+            try:
+                values[opt.dest] = float(value)
+            except ValueError:
+                return None
+        elif opt.choices is not None and value not in opt.choices:
+            return None
+        else:
+            values[opt.dest] = value
+    return Options(**values)
+
+
+def parse_args(argv: Sequence[str]) -> Options:
+    fast = parse_fast(argv)
+    if fast is not None:
+        return fast
+    return parse_with_argparse(argv)
+
+
+def parse_with_argparse(argv: Sequence[str]) -> Options:
+    """argparse's reading of the command line; it exits with its message on a usage error
+    (exit 2) or with the help (exit 0). Options and files may be mixed; after `--` everything
+    is a file (argparse's intermixed mode would still read options there)."""
+    parser = build_parser()
+    argv = list(argv)
+    namespace = parser.parse_args(argv) if "--" in argv else parser.parse_intermixed_args(argv)
+    return Options(**vars(namespace))
+
+
 def main(argv: Sequence[str]) -> int:
-    args = build_parser().parse_args(list(argv))
+    args = parse_args(argv)
     try:
         return _explain(args)
     except KeyboardInterrupt:
@@ -70,7 +241,7 @@ def _err(message: str) -> None:
         pass
 
 
-def _explain(args: argparse.Namespace) -> int:
+def _explain(args: Options) -> int:
     from .catalog import load_catalog
     from .engine import Session
     from .i18n import choose_lang
@@ -127,11 +298,8 @@ def _stdin_is_tty() -> bool:
         return False
 
 
-def emit(report: object, args: argparse.Namespace, stream: TextIO | None = None) -> int:
+def emit(report: Report, args: Options, stream: TextIO | None = None) -> int:
     """Render to stdout (and the GitHub step summary), return the exit code."""
-    from .report import Report
-
-    assert isinstance(report, Report)
     if not args.no_redact:
         from .redact import redact_report
 
@@ -149,7 +317,7 @@ def emit(report: object, args: argparse.Namespace, stream: TextIO | None = None)
     return exit_code(report, args)
 
 
-def _render(report: object, args: argparse.Namespace, out: TextIO) -> None:
+def _render(report: object, args: Options, out: TextIO) -> None:
     fmt = args.format
     if fmt == "json":
         from .render.json_out import render
@@ -196,7 +364,7 @@ def _step_summary(report: object, path: str) -> None:
         _err(f"warning: cannot append to GITHUB_STEP_SUMMARY ({path}): {exc.strerror}")
 
 
-def exit_code(report: object, args: argparse.Namespace) -> int:
+def exit_code(report: object, args: Options) -> int:
     from .report import Report
 
     assert isinstance(report, Report)

@@ -3,15 +3,21 @@ checkout gets the same fingerprint, so it can be searched for and turned into a 
 
 from __future__ import annotations
 
-import hashlib
-
 import re
+
+try:  # the C module behind hashlib.sha1, without hashlib's OpenSSL start-up
+    from _sha1 import sha1  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - other Python implementations
+    from hashlib import sha1
 
 _NORMALIZERS = (
     (re.compile(r"""(?:[A-Za-z]:)?(?:[\\/][\w.@+\-]+){2,}[\\/]?"""), "<path>"),
     (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
     (re.compile(r"\b[0-9a-f]{12,}\b"), "<id>"),
-    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (
+        re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
+        "<uuid>",
+    ),
     (re.compile(r"\b\d+(?:\.\d+)?\b"), "<n>"),
     (re.compile(r"\s+"), " "),
 )
@@ -27,4 +33,4 @@ def normalize_message(message: str) -> str:
 
 def fingerprint(exc_type: str, message: str) -> str:
     key = f"{exc_type}: {normalize_message(message)}"
-    return hashlib.sha1(key.encode("utf-8", "replace")).hexdigest()[:12]
+    return str(sha1(key.encode("utf-8", "replace")).hexdigest()[:12])

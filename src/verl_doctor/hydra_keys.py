@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from .versions import parse
@@ -17,7 +17,7 @@ _DIR = Path(__file__).with_name("data") / "hydra_keys"
 VERSIONS = ("0.5.0", "0.6.0", "0.7.0", "0.8.0", "0.9.0", "head")
 
 
-@lru_cache(maxsize=None)
+@cache
 def keys(version: str = "head", megatron: bool = True) -> frozenset[str]:
     """Keys of one version ("0.9.0", "head"); with `megatron`, the Megatron trainer's keys too."""
     names = [f"{version}.txt"] + ([f"{version}-megatron.txt"] if megatron else [])
@@ -29,7 +29,7 @@ def keys(version: str = "head", megatron: bool = True) -> frozenset[str]:
     return frozenset(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def all_keys() -> frozenset[str]:
     return frozenset().union(*(keys(v) for v in VERSIONS))
 
@@ -105,7 +105,9 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
     leaf = key.rpartition(".")[2]
     leaves = _leaves(version)
     # Cheap pass first: only keys whose leaf looks somewhat alike get the full score.
-    cands = [k for k in leaves if difflib.SequenceMatcher(None, leaf, k.rpartition(".")[2]).quick_ratio() > 0.5]
+    cands = [
+        k for k in leaves if difflib.SequenceMatcher(None, leaf, k.rpartition(".")[2]).quick_ratio() > 0.5
+    ]
     scored = sorted(((_score(key, k), k) for k in cands), reverse=True)
     if not scored or scored[0][0] < min_score:
         return []
@@ -114,7 +116,7 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
     return [k for s, k in scored[:n] if s >= min_score and s >= best - 0.25]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _leaves(version: str | None) -> frozenset[str]:
     """Keys that hold a value (not a section), for suggestions."""
     pool = keys(version) if version else all_keys()

@@ -15,7 +15,7 @@ from typing import Any
 
 import regex
 
-from .catalog import Catalog, Problem, builtin_rules_dir, build_catalog_data, catalog_from_data, rule_files
+from .catalog import Catalog, Problem, build_catalog_data, builtin_rules_dir, catalog_from_data, rule_files
 from .rules import REGEX_FLAGS, Rule
 
 SLOW_SECONDS = 0.25  # catastrophic backtracking takes seconds; normal patterns take microseconds
@@ -40,7 +40,7 @@ def lint_dirs(dirs: Sequence[Path], with_builtin: bool = False) -> list[Problem]
     data = build_catalog_data(groups)
     catalog = catalog_from_data(data)
     problems += catalog.problems
-    linted = {str(p) for _, files in groups[1 if with_builtin else 0:] for p, _ in files}
+    linted = {str(p) for _, files in groups[1 if with_builtin else 0 :] for p, _ in files}
     for rule in catalog.rules:
         if rule.path in linted:
             problems += check_rule(rule, catalog)
@@ -148,11 +148,15 @@ def check_config_keys(rule: Rule) -> list[Problem]:
     for i, fix in enumerate(rule.fixes):
         versions = _versions_for(fix.verl)
         for key, appended in hydra_keys.overrides_in(fix.commands):
-            ok = any(hydra_keys.exists(key, v) or (appended and hydra_keys.parent_exists(key, v)) for v in versions)
+            ok = any(
+                hydra_keys.exists(key, v) or (appended and hydra_keys.parent_exists(key, v)) for v in versions
+            )
             if not ok:
                 hint = hydra_keys.nearest(key)
                 msg = f"config key {key} does not exist in verl {', '.join(versions)}"
-                out.append(_problem(rule, f"fixes.{i}.commands", msg + (f" (nearest: {hint[0]})" if hint else "")))
+                out.append(
+                    _problem(rule, f"fixes.{i}.commands", msg + (f" (nearest: {hint[0]})" if hint else ""))
+                )
     return out
 
 

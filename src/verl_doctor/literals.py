@@ -26,8 +26,8 @@ try:  # Python 3.11+
         SUBPATTERN,
     )
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_parse  # type: ignore[no-redef]
-    from sre_constants import BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN  # type: ignore
+    import sre_parse
+    from sre_constants import BRANCH, IN, LITERAL, MAX_REPEAT, MIN_REPEAT, SUBPATTERN
 
 MAX_ANCHORS = 60
 MIN_LITERAL = 4
@@ -63,7 +63,7 @@ def _literal_alternatives(op: object, av: object) -> list[str] | None:
             return None
         return _alternatives_of(list(av[-1]))  # type: ignore[index]
     if op in (MAX_REPEAT, MIN_REPEAT):
-        lo, hi, inner = av  # type: ignore[misc]
+        lo, hi, inner = av[0], av[1], av[2]  # type: ignore[index]
         if lo == 0 and hi == 1:
             alts = _alternatives_of(list(inner))
             return None if alts is None else ["", *alts]
@@ -124,7 +124,7 @@ def _sequence(items: Sequence[tuple[object, object]]) -> Disjunction | None:
             if all(parts):
                 cands.append(frozenset().union(*parts))  # type: ignore[arg-type]
         elif op in (MAX_REPEAT, MIN_REPEAT):
-            lo, _hi, inner = av  # type: ignore[misc]
+            lo, inner = av[0], av[2]  # type: ignore[index]
             if lo >= 1:
                 d = _sequence(list(inner))
                 if d:

@@ -13,12 +13,15 @@ import sys
 import threading
 import time
 from collections.abc import Sequence
-from typing import Any, BinaryIO
 
 from .catalog import Catalog
 from .engine import Session
 from .normalize import Line
 from .render.sanitize import visible
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 POLL_SECONDS = 0.2
 _TAIL_BYTES = 8192
@@ -125,23 +128,33 @@ def _rotation(path: str, f: BinaryIO, inode: int) -> tuple[bool, bool]:
 
 
 def _with_hang(report: Any, path: str, idle: float, tail: _Tail) -> Any:
-    import dataclasses
-
+    from .records import replace
     from .report import Unrecognized
 
     last = tail.last_lines()
-    hint = (f"no new output for {idle:g} s after training had started: the run may be hung. "
-            "Check GPU activity (nvidia-smi) and each rank's last line; a rank stuck in a collective "
-            "ends in an NCCL timeout later")
-    entry = Unrecognized(path, report.lines, last[-1] if last else "", None, "hang", 1, None, None, None, hint)
-    return dataclasses.replace(report, unrecognized=(*report.unrecognized, entry))
+    hint = (
+        f"no new output for {idle:g} s after training had started: the run may be hung. "
+        "Check GPU activity (nvidia-smi) and each rank's last line; a rank stuck in a collective "
+        "ends in an NCCL timeout later"
+    )
+    entry = Unrecognized(
+        path, report.lines, last[-1] if last else "", None, "hang", 1, None, None, None, hint
+    )
+    return replace(report, unrecognized=(*report.unrecognized, entry))
 
 
 # ---------------------------------------------------------------------------- run -- CMD
 
 
-def run_command(command: Sequence[str], catalog: Catalog, lang: str, log_path: str | None,
-                report_path: str | None, fmt: str, redact: bool) -> int:
+def run_command(
+    command: Sequence[str],
+    catalog: Catalog,
+    lang: str,
+    log_path: str | None,
+    report_path: str | None,
+    fmt: str,
+    redact: bool,
+) -> int:
     """Run `command` unchanged, pass its output through, diagnose it; returns its exit code."""
     session = Session(catalog, lang)
     name = os.path.basename(command[0]) if command else "command"
@@ -150,8 +163,9 @@ def run_command(command: Sequence[str], catalog: Catalog, lang: str, log_path: s
     lock = threading.Lock()
     log = open(log_path, "ab") if log_path else None  # noqa: SIM115 - append: never clobber a file
     try:
-        proc = subprocess.Popen(list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        )
     except OSError as exc:
         sys.stderr.write(f"verl-doctor: cannot run {command[0]}: {(exc.strerror or str(exc)).lower()}\n")
         if log:
@@ -178,8 +192,10 @@ def run_command(command: Sequence[str], catalog: Catalog, lang: str, log_path: s
                 _announce(session, [c for c, _ in found], found[0][1])
 
     assert proc.stdout is not None and proc.stderr is not None
-    threads = [threading.Thread(target=pump, args=(proc.stdout, 1), daemon=True),
-               threading.Thread(target=pump, args=(proc.stderr, 2), daemon=True)]
+    threads = [
+        threading.Thread(target=pump, args=(proc.stdout, 1), daemon=True),
+        threading.Thread(target=pump, args=(proc.stderr, 2), daemon=True),
+    ]
     for t in threads:
         t.start()
     try:
@@ -221,7 +237,7 @@ def _forward_signals(proc: subprocess.Popen[bytes]) -> dict[int, Any]:
         except OSError:
             pass
 
-    previous = {}
+    previous: dict[int, Any] = {}
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         try:
             previous[sig] = signal.signal(sig, forward)
@@ -243,25 +259,23 @@ def _final_report(report: Any, fmt: str, report_path: str | None, redact: bool) 
         from .redact import redact_report
 
         report = redact_report(report)
-    if fmt == "json":
-        from .render.json_out import render
-    elif fmt == "markdown":
-        from .render.markdown import render
-    elif fmt == "github":
-        from .render.github import render
+    module = {"json": "json_out", "markdown": "markdown", "github": "github"}.get(fmt)
+    if module is not None:
+        import importlib
+
+        text = importlib.import_module(f"verl_doctor.render.{module}").render(report)
     else:
         from .render.layout import build, to_plain
 
-        def render(r: Any) -> str:
-            return to_plain(build(r))
-
-    text = render(report)
+        text = to_plain(build(report))
     if report_path:
         try:
             with open(report_path, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            sys.stderr.write(f"verl-doctor: cannot write {report_path}: {(exc.strerror or str(exc)).lower()}\n")
+            sys.stderr.write(
+                f"verl-doctor: cannot write {report_path}: {(exc.strerror or str(exc)).lower()}\n"
+            )
         return
     try:
         sys.stderr.write("\n" + text)

@@ -1,7 +1,8 @@
 """Normalizing one log line: strip colour codes, timestamps and worker prefixes, keep provenance.
 
 Real verl lines look like
-    (vLLMHttpServer pid=65944) (Worker_TP1 pid=67809) ERROR 05-19 13:26:50 [multiproc_executor.py:962] msg [repeated 7x across cluster]
+    (vLLMHttpServer pid=65944) (Worker_TP1 pid=67809) ERROR 05-19 13:26:50 [multiproc_executor.py:962] msg
+        [repeated 7x across cluster]  (on the same line)
     (WorkerDict pid=835, ip=172.26.143.83) [rank38]:[E809 14:59:30.411244289 ProcessGroupNCCL.cpp:629] msg
     "2025-08-07T21:02:33+08:00" ray.exceptions.RayTaskError(ImportError): ...
 Rules match the message; who printed it (actor, pid, ip, rank) and Ray's repeat count are kept.
@@ -9,9 +10,9 @@ Rules match the message; who printed it (actor, pid, ip, rank) and Ray's repeat 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import re
+
+from .records import record
 
 # ESC-based sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte escapes), 8-bit CSI, and the ESC-less
 # SGR remnants that survive copy-paste (`[36m`, `[0m`, `[1;31m`).
@@ -33,12 +34,15 @@ _PREFIXES = re.compile(
     | (?P<c10>\[[DIWEF]\d{3,4}\ \d\d:\d\d:\d\d\.\d+\ [^\]]{1,120}\]\s*)
     | (?P<rank>\[?rank(?P<rankno>\d+)\]:\s*)
     | (?P<ray>\((?P<ray_body>[^()]{0,200})\)\s*)
-    | (?P<level>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)\ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
+    | (?P<level>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)
+        \ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
     | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
     """,
     re.VERBOSE,
 )
-_RAY_BODY = re.compile(r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)(?![\w=])\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?")
+_RAY_BODY = re.compile(
+    r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)(?![\w=])\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?"
+)
 # Pretty-printed config dumps (`'n_gpus_per_node': 2,`) and Hydra's override list name config
 # keys that rules would otherwise mistake for errors.
 _CONFIG_DUMP = re.compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")
@@ -49,7 +53,7 @@ _SHELL_TRACE = re.compile(r"^\+{1,4} ")
 _PIDLESS_ACTORS = {"raylet", "gcs_server", "autoscaler", "monitor", "dashboard"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Worker:
     """Who printed a line: the Ray actor (innermost first in `nested`), its pid, host and rank."""
 
@@ -69,7 +73,7 @@ class Worker:
 NO_WORKER = Worker()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Line:
     """A normalized line: `text` is what rules match; `raw` is what the user sees."""
 

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
+
+_ac: Any
 try:
     import ahocorasick_rs as _ac
 except ImportError:  # pragma: no cover - exercised by forcing the fallback in tests
@@ -35,7 +39,9 @@ def _pool() -> Any:
         import os
         from concurrent.futures import ThreadPoolExecutor
 
-        _POOL = ThreadPoolExecutor(max_workers=max(2, min(4, os.cpu_count() or 2)), thread_name_prefix="verl-doctor")
+        _POOL = ThreadPoolExecutor(
+            max_workers=max(2, min(4, os.cpu_count() or 2)), thread_name_prefix="verl-doctor"
+        )
     return _POOL
 
 
@@ -58,8 +64,11 @@ class BlockSearcher:
         self._re = None
         if _use_rust():
             assert _ac is not None
-            self._acs = [_ac.BytesAhoCorasick([a.encode() for a in group], matchkind=_ac.MatchKind.LeftmostFirst)
-                         for group in anchor_groups(list(anchors)) if group]
+            self._acs = [
+                _ac.BytesAhoCorasick([a.encode() for a in group], matchkind=_ac.MatchKind.LeftmostFirst)
+                for group in anchor_groups(list(anchors))
+                if group
+            ]
         else:
             pats = sorted((a.encode() for a in anchors), key=len, reverse=True)
             self._re = re.compile(b"|".join(re.escape(p) for p in pats)) if pats else None
@@ -91,11 +100,9 @@ class LineSearcher:
 
     def __init__(self, literals: Sequence[str]) -> None:
         self.literals = list(literals)
+        self._ac: Any = None
         if _use_rust() and self.literals:
-            assert _ac is not None
             self._ac = _ac.AhoCorasick(self.literals, matchkind=_ac.MatchKind.Standard)
-        else:
-            self._ac = None
 
     def present(self, text: str) -> set[int]:
         if self._ac is not None:

@@ -7,20 +7,23 @@ contract (schema_version 1; fields are only ever added).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from .records import asdict, field, record
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_VERSION = 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Evidence:
     source: str
     line: int
     text: str
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WorkerRef:
     actor: str | None
     pid: int | None
@@ -28,7 +31,7 @@ class WorkerRef:
     rank: int | None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FixOut:
     step: str
     commands: tuple[str, ...]
@@ -36,7 +39,7 @@ class FixOut:
     notes: tuple[str, ...] = ()  # e.g. "you set actor_rollout_ref.rollout.gpu_memory_utilization=0.9"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Finding:
     rule: str
     name: str
@@ -62,7 +65,7 @@ class Finding:
     replaces: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Unrecognized:
     source: str
     line: int
@@ -76,14 +79,14 @@ class Unrecognized:
     hint: str | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class InputNote:
     source: str
     message: str
     level: str = "error"  # error | warning
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Report:
     findings: tuple[Finding, ...]
     unrecognized: tuple[Unrecognized, ...]

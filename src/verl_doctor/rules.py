@@ -7,10 +7,13 @@ needs them, so a short paste pays for the few rules it touches, not for the whol
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
-
 import regex
+
+from .records import field, record
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 # Rule regexes are matched against normalized log lines; VERSION1 is not used (keeps `re` syntax).
 REGEX_FLAGS = regex.VERSION0
@@ -21,21 +24,21 @@ def pick(text: dict[str, str | None], lang: str) -> str:
     return text.get(lang) or text["en"] or ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Fix:
     step: dict[str, str | None]
     commands: tuple[str, ...]
     verl: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Clue:
     patterns: tuple[str, ...]
     within: int
     confidence: str
 
 
-@dataclass(slots=True)
+@record
 class Rule:
     id: str
     name: str
@@ -58,6 +61,7 @@ class Rule:
     path: str = ""
     origin: str = "built-in"
     replaces: str | None = None
+    position: int = -1  # index in its catalog
     _compiled: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -77,9 +81,7 @@ class Rule:
             ),
             facts=tuple(data.get("facts", ())),
             cause=data["cause"],
-            fixes=tuple(
-                Fix(f["step"], tuple(f.get("commands", ())), f.get("verl")) for f in data["fixes"]
-            ),
+            fixes=tuple(Fix(f["step"], tuple(f.get("commands", ())), f.get("verl")) for f in data["fixes"]),
             pitfalls=tuple(data.get("pitfalls", ())),
             references=tuple(data["references"]),
             examples_match=tuple(data["examples"]["match"]),
@@ -95,11 +97,19 @@ class Rule:
         if compiled is None:
             compiled = tuple(regex.compile(p, REGEX_FLAGS) for p in sources)
             self._compiled[kind] = compiled
-        return compiled  # type: ignore[no-any-return]
+        return compiled
 
     @property
     def signature_res(self) -> tuple[Any, ...]:
         return self._patterns("signatures", self.signatures)
+
+    def signature_re(self, index: int) -> Any:
+        """One signature, compiled alone: a line's literals usually point at one of several."""
+        key = f"sig{index}"
+        compiled = self._compiled.get(key)
+        if compiled is None:
+            compiled = self._compiled[key] = regex.compile(self.signatures[index], REGEX_FLAGS)
+        return compiled
 
     @property
     def exclude_res(self) -> tuple[Any, ...]:

@@ -5,8 +5,10 @@ are cut out, decoded and normalized. Nothing is decoded or stripped for the rest
 which keeps a gigabyte of healthy log close to the speed of reading it.
 
 Line numbers count `\\n` (as editors and `grep -n` do); tqdm's `\\r` redraws split a line into
-segments, each matched on its own. An input with `\\r` but no `\\n` in its first block uses `\\r`
-as its line end. A line longer than MAX_CARRY is scanned in windows, so memory stays flat.
+segments, each matched on its own. An input with `\\r` but no `\\n` in its first DECIDE_BYTES
+uses `\\r` as its line end; until a `\\n` arrives or that much is read, the input is held back,
+so the choice never depends on how the stream happens to be cut into blocks. A line longer
+than MAX_CARRY is scanned in windows, so memory stays flat.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ OVERLAP = 4096  # bytes of an over-long line kept so a literal across a window e
 MAX_SEGMENT = 16 * 1024  # text around a hit handed to the regexes (bounded confirm stage)
 PREFIX_BYTES = 512  # start of an over-long line kept for its worker prefix
 PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
+DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 
 
 class LineScanner:
@@ -41,7 +44,13 @@ class LineScanner:
         n = len(data) if size is None else size
         self.bytes_seen += n
         if self._cr_mode is None:
-            self._cr_mode = b"\n" not in data[: min(n, 1 << 16)] and b"\r" in data[: min(n, 1 << 16)]
+            if data.find(b"\n", 0, n) >= 0:
+                self._cr_mode = False
+            elif len(self._carry) + n < DECIDE_BYTES:
+                self._carry += bytes(data[:n])  # undecided: wait for a newline or more input
+                return
+            else:
+                self._decide_cr(b"\r" in data[:n])
         if self._cr_mode:
             data, n = bytes(data[:n]).replace(b"\r", b"\n"), n
         pos = 0
@@ -64,7 +73,19 @@ class LineScanner:
         if len(self._carry) > MAX_CARRY:
             yield from self._overlong(self._carry)
 
+    def _decide_cr(self, cr_in_block: bool = False) -> None:
+        self._cr_mode = cr_in_block or b"\r" in self._carry
+        if self._cr_mode:
+            self._carry = self._carry.replace(b"\r", b"\n")
+
     def finish(self) -> Iterator[Line]:
+        if self._cr_mode is None:
+            self._decide_cr()
+            if self._carry:
+                # A `\r`-only input: its complete lines go through the normal scan.
+                buf, self._carry = self._carry, b""
+                yield from self.feed(buf)
+                self.bytes_seen -= len(buf)
         if self._carry:
             buf, self._carry = self._carry + b"\n", b""
             yield from self._scan(buf, 0, len(buf))
@@ -119,7 +140,11 @@ class LineScanner:
                 seg_end = hi
             prefix = None
             if lo > ls or prefix_src is not None:
-                head = prefix_src if prefix_src is not None and ls == 0 else bytes(buf[ls : min(le, ls + PREFIX_BYTES)])
+                head = (
+                    prefix_src
+                    if prefix_src is not None and ls == 0
+                    else bytes(buf[ls : min(le, ls + PREFIX_BYTES)])
+                )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
             yield normalize(self.source, line_no, raw, prefix)

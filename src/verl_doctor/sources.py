@@ -7,17 +7,28 @@ Inputs are only ever opened for reading.
 from __future__ import annotations
 
 import errno
-import gzip
 import os
 import stat
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import BinaryIO
+
+from .records import record
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 BLOCK_SIZE = 4 * 1024 * 1024
 _GZIP_MAGIC = b"\x1f\x8b"
-_BINARY_MAGIC = (b"\x7fELF", b"\x89PNG", b"PK\x03\x04", b"\x28\xb5\x2f\xfd", b"\xfd7zXZ", b"%PDF", b"\xff\xd8\xff")
+_BINARY_MAGIC = (
+    b"\x7fELF",
+    b"\x89PNG",
+    b"PK\x03\x04",
+    b"\x28\xb5\x2f\xfd",
+    b"\xfd7zXZ",
+    b"%PDF",
+    b"\xff\xd8\xff",
+)
 _F_SETPIPE_SZ = 1031  # Linux fcntl: a larger pipe buffer makes piped input as fast as a file
 
 
@@ -25,7 +36,7 @@ class InputError(Exception):
     """An input that cannot be read; `str()` is the one-line message for the user."""
 
 
-@dataclass
+@record
 class Source:
     """One opened input: a display name and a binary stream of its (decompressed) bytes."""
 
@@ -40,7 +51,7 @@ class Source:
         while True:
             try:
                 data = read(size)
-            except (EOFError, gzip.BadGzipFile, OSError) as exc:
+            except (EOFError, OSError) as exc:  # gzip.BadGzipFile is an OSError
                 raise InputError(f"{self.name}: {_describe(exc)}") from None
             if not data:
                 return
@@ -68,7 +79,7 @@ class Source:
                     n += got
                     if self.interactive:
                         break
-            except (EOFError, gzip.BadGzipFile, OSError) as exc:
+            except (EOFError, OSError) as exc:
                 if n:
                     yield buf, n
                 raise InputError(f"{self.name}: {_describe(exc)}") from None
@@ -89,7 +100,7 @@ def _stdin_stream() -> BinaryIO | None:
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, gzip.BadGzipFile):
+    if type(exc).__name__ == "BadGzipFile":
         return "not a valid gzip file"
     if isinstance(exc, EOFError):
         return "gzip data ends early (truncated file)"
@@ -140,6 +151,8 @@ def open_path(path: str) -> Source:
 def _wrap(name: str, stream: BinaryIO) -> Source:
     head = _peek(stream)
     if head.startswith(_GZIP_MAGIC):
+        import gzip  # only for compressed input
+
         return Source(name, gzip.GzipFile(fileobj=stream, mode="rb"), compressed=True)  # type: ignore[arg-type]
     return Source(name, stream)
 

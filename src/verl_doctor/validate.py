@@ -91,7 +91,9 @@ def validate_file(path: Path, content: bytes, problems: list[Problem]) -> dict[s
 
 def _check_regexes(spec: RuleSpec, node: yaml.Node | None, where: str, problems: list[Problem]) -> None:
     groups: list[tuple[str, list[str]]] = [
-        ("signatures", spec.signatures), ("exclude", spec.exclude), ("facts", spec.facts)
+        ("signatures", spec.signatures),
+        ("exclude", spec.exclude),
+        ("facts", spec.facts),
     ]
     for ci, clue in enumerate(spec.clues):
         groups.append((f"clues.{ci}.all", clue.all))
@@ -102,17 +104,23 @@ def _check_regexes(spec: RuleSpec, node: yaml.Node | None, where: str, problems:
             try:
                 regex.compile(pat, REGEX_FLAGS)
             except (regex.error, OverflowError, RecursionError) as exc:
-                problems.append(Problem(where, _node_line(node, loc), spec.id, f"{fld}.{i}",
-                                        f"bad regex: {exc}"))
+                problems.append(
+                    Problem(where, _node_line(node, loc), spec.id, f"{fld}.{i}", f"bad regex: {exc}")
+                )
                 continue
             needs_literal = fld != "exclude" and not (fld == "signatures" and spec.literals)
             # Signatures without a derivable literal use the rule's declared `literals`.
             if needs_literal and required_literals(pat) is None:
-                problems.append(Problem(
-                    where, _node_line(node, loc), spec.id, f"{fld}.{i}",
-                    "no literal substring of 4+ characters that every match contains; "
-                    "add one to the pattern or declare `literals:`",
-                ))
+                problems.append(
+                    Problem(
+                        where,
+                        _node_line(node, loc),
+                        spec.id,
+                        f"{fld}.{i}",
+                        "no literal substring of 4+ characters that every match contains; "
+                        "add one to the pattern or declare `literals:`",
+                    )
+                )
 
 
 def _check_file_name(spec: RuleSpec, path: Path, where: str, problems: list[Problem]) -> None:
@@ -120,5 +128,12 @@ def _check_file_name(spec: RuleSpec, path: Path, where: str, problems: list[Prob
     if path.stem != expected:
         problems.append(Problem(where, 1, spec.id, "id", f"file name must be {expected}{path.suffix}"))
     if path.parent.name in ("env", "config", "flow", "distributed") and path.parent.name != spec.category:
-        problems.append(Problem(where, 1, spec.id, "category",
-                                f"category {spec.category} does not match folder {path.parent.name}/"))
+        problems.append(
+            Problem(
+                where,
+                1,
+                spec.id,
+                "category",
+                f"category {spec.category} does not match folder {path.parent.name}/",
+            )
+        )

@@ -25,8 +25,14 @@ def satisfies(version: str, bound: str) -> bool | None:
     v = parse(version)
     if v is None:
         return None
-    ops = {"<": lambda c: c < 0, "<=": lambda c: c <= 0, ">": lambda c: c > 0,
-           ">=": lambda c: c >= 0, "==": lambda c: c == 0, "!=": lambda c: c != 0}
+    ops = {
+        "<": lambda c: c < 0,
+        "<=": lambda c: c <= 0,
+        ">": lambda c: c > 0,
+        ">=": lambda c: c >= 0,
+        "==": lambda c: c == 0,
+        "!=": lambda c: c != 0,
+    }
     for clause in bound.split(","):
         m = _CLAUSE.fullmatch(clause)
         if not m:

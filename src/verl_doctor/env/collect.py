@@ -68,12 +68,19 @@ QUERY_FIELDS = "index,name,compute_cap,driver_version,memory.total"
 
 
 def _nvidia_smi(timeout: float) -> tuple[CmdResult, CmdResult | None]:
-    query = run_command(["nvidia-smi", f"--query-gpu={QUERY_FIELDS}", "--format=csv,noheader,nounits"],
-                        timeout)
+    query = run_command(
+        ["nvidia-smi", f"--query-gpu={QUERY_FIELDS}", "--format=csv,noheader,nounits"], timeout
+    )
     if query.state == "ok" and query.returncode != 0 and "compute_cap" in query.output:
         # Drivers before ~510 do not know the compute_cap field.
-        query = run_command(["nvidia-smi", "--query-gpu=index,name,driver_version,memory.total",
-                             "--format=csv,noheader,nounits"], timeout)
+        query = run_command(
+            [
+                "nvidia-smi",
+                "--query-gpu=index,name,driver_version,memory.total",
+                "--format=csv,noheader,nounits",
+            ],
+            timeout,
+        )
     if query.state != "ok" or query.returncode != 0:
         return query, None
     # The driver's CUDA version is only in the plain header.
@@ -110,8 +117,9 @@ def _ports_and_ray(raw: Raw) -> None:
         raw.ray_status = run_command([raw.ray_cli, "status"], raw.timeout)
 
 
-def _limited(gate: threading.Semaphore, python: str, code: str, timeout: float,
-             args: tuple[str, ...] = ()) -> SnippetResult:
+def _limited(
+    gate: threading.Semaphore, python: str, code: str, timeout: float, args: tuple[str, ...] = ()
+) -> SnippetResult:
     # The timeout starts when the snippet does, so waiting for a slot never counts against it.
     with gate:
         return run_snippet(python, code, timeout, args)
@@ -134,16 +142,22 @@ def collect(python: str | None, timeout: float) -> Raw:
             jobs["verl"] = pool.submit(_limited, heavy, exe, snippets.VERL, timeout)
             jobs["torch"] = pool.submit(_limited, heavy, exe, snippets.TORCH, timeout)
             for label, top, module in EXTENSIONS:
-                jobs["ext:" + label] = pool.submit(_limited, heavy, exe, snippets.IMPORT_MODULE, timeout,
-                                                   (top, module))
+                jobs["ext:" + label] = pool.submit(
+                    _limited, heavy, exe, snippets.IMPORT_MODULE, timeout, (top, module)
+                )
         results: dict[str, Any] = {}
         for name, job in jobs.items():
             try:
                 results[name] = job.result()
             except Exception as exc:  # a bug in a probe must cost that probe only
                 reason = f"internal error: {type(exc).__name__}: {exc}"
-                results[name] = ((CmdResult("error", reason=reason), None) if name == "smi"
-                                 else None if name == "ports" else SnippetResult(None, reason))
+                results[name] = (
+                    (CmdResult("error", reason=reason), None)
+                    if name == "smi"
+                    else None
+                    if name == "ports"
+                    else SnippetResult(None, reason)
+                )
                 if name == "ports":
                     raw.ports_error = reason
     raw.smi_query, raw.smi_header = results["smi"]

@@ -14,13 +14,16 @@ import re
 from dataclasses import dataclass
 from functools import total_ordering
 
-_VERSION = re.compile(r"""
+_VERSION = re.compile(
+    r"""
     v?(?P<release>\d+(?:\.\d+)*)
     (?:[-_.]?(?P<pre>a|b|c|rc|alpha|beta)[-_.]?(?P<pre_n>\d*))?
     (?:[-_.]?(?:post|rev|r)[-_.]?(?P<post>\d*))?
     (?:[-_.]?dev[-_.]?(?P<dev>\d*))?
     (?:\+(?P<local>[A-Za-z0-9.]+))?
-""", re.VERBOSE | re.IGNORECASE)
+""",
+    re.VERBOSE | re.IGNORECASE,
+)
 
 
 @total_ordering
@@ -124,8 +127,9 @@ class Release:
     pins: tuple[Pin, ...]
 
 
-def _engine(extra: str, package: str, spec: str, torch: str | None = None,
-            transformers: str | None = None) -> tuple[Pin, ...]:
+def _engine(
+    extra: str, package: str, spec: str, torch: str | None = None, transformers: str | None = None
+) -> tuple[Pin, ...]:
     pins = [Pin(package, spec, extra)]
     if torch:
         pins.append(Pin("torch", torch, extra, when=package))
@@ -140,44 +144,100 @@ _RAY = Pin("ray", ">=2.41.0")
 RELEASES: tuple[Release, ...] = (
     # v0.6.0: setup.py (install_requires, extras vllm/sglang), pyproject.toml (requires-python),
     # docs/start/install.rst (CUDA >= 12.1), verl/third_party/vllm/__init__.py (vLLM >= 0.7.0).
-    Release("0.6", "verl v0.6.0 setup.py / pyproject.toml", ">=3.10", "12.1", "0.7.0", (
-        _RAY, _TENSORDICT, Pin("numpy", "<2.0.0"),
-        *_engine("vllm", "vllm", ">=0.7.3,<=0.9.1"),
-        *_engine("sglang", "sglang", "==0.5.2", torch="==2.8.0"),
-    )),
+    Release(
+        "0.6",
+        "verl v0.6.0 setup.py / pyproject.toml",
+        ">=3.10",
+        "12.1",
+        "0.7.0",
+        (
+            _RAY,
+            _TENSORDICT,
+            Pin("numpy", "<2.0.0"),
+            *_engine("vllm", "vllm", ">=0.7.3,<=0.9.1"),
+            *_engine("sglang", "sglang", "==0.5.2", torch="==2.8.0"),
+        ),
+    ),
     # v0.7.0: same files; install.rst now says CUDA >= 12.8.
-    Release("0.7", "verl v0.7.0 setup.py / pyproject.toml", ">=3.10", "12.8", "0.7.0", (
-        _RAY, _TENSORDICT, Pin("numpy", "<2.0.0"),
-        *_engine("vllm", "vllm", ">=0.8.5,<=0.12.0"),
-        *_engine("sglang", "sglang", "==0.5.6", torch="==2.9.1"),
-    )),
+    Release(
+        "0.7",
+        "verl v0.7.0 setup.py / pyproject.toml",
+        ">=3.10",
+        "12.8",
+        "0.7.0",
+        (
+            _RAY,
+            _TENSORDICT,
+            Pin("numpy", "<2.0.0"),
+            *_engine("vllm", "vllm", ">=0.8.5,<=0.12.0"),
+            *_engine("sglang", "sglang", "==0.5.6", torch="==2.9.1"),
+        ),
+    ),
     # v0.8.0: same files.
-    Release("0.8", "verl v0.8.0 setup.py / pyproject.toml", ">=3.10", "12.8", "0.7.0", (
-        _RAY, _TENSORDICT, Pin("numpy", "<2.0.0"),
-        *_engine("vllm", "vllm", ">=0.8.5,<=0.12.0"),
-        *_engine("sglang", "sglang", "==0.5.8", torch="==2.9.1"),
-    )),
+    Release(
+        "0.8",
+        "verl v0.8.0 setup.py / pyproject.toml",
+        ">=3.10",
+        "12.8",
+        "0.7.0",
+        (
+            _RAY,
+            _TENSORDICT,
+            Pin("numpy", "<2.0.0"),
+            *_engine("vllm", "vllm", ">=0.8.5,<=0.12.0"),
+            *_engine("sglang", "sglang", "==0.5.8", torch="==2.9.1"),
+        ),
+    ),
     # v0.9.0: setup.py pins transformers for the first time; the vLLM gate moves to 0.18.0.
-    Release("0.9.0", "verl v0.9.0 setup.py / pyproject.toml", ">=3.10", "12.8", "0.18.0", (
-        _RAY, _TENSORDICT, Pin("numpy", ">=2.0.0"), Pin("transformers", ">=5.5.3,!=5.6.0,<5.11"),
-        *_engine("vllm", "vllm", ">=0.18.0"),
-        *_engine("sglang", "sglang", "==0.5.8", torch="==2.9.1"),
-    )),
+    Release(
+        "0.9.0",
+        "verl v0.9.0 setup.py / pyproject.toml",
+        ">=3.10",
+        "12.8",
+        "0.18.0",
+        (
+            _RAY,
+            _TENSORDICT,
+            Pin("numpy", ">=2.0.0"),
+            Pin("transformers", ">=5.5.3,!=5.6.0,<5.11"),
+            *_engine("vllm", "vllm", ">=0.18.0"),
+            *_engine("sglang", "sglang", "==0.5.8", torch="==2.9.1"),
+        ),
+    ),
     # 0.9.1 (PyPI): no tag in the repository; pins from the wheel's verl-0.9.1.dist-info/METADATA
     # (Requires-Python, Requires-Dist) and its verl/third_party/vllm/__init__.py.
-    Release("0.9.1", "verl 0.9.1 wheel METADATA (PyPI)", ">=3.10,<3.13", "12.8", "0.18.0", (
-        _RAY, _TENSORDICT, Pin("numpy", ">=2.0.0"), Pin("transformers", ">=5.5.3,!=5.6.0,<5.11"),
-        *_engine("vllm", "vllm", "==0.24.0", torch="==2.11.0", transformers="==5.9.0"),
-        *_engine("sglang", "sglang", "==0.5.12", torch="==2.11.0", transformers="==5.9.0"),
-        Pin("flash-attn", "==2.8.3", "fsdp"),
-    )),
+    Release(
+        "0.9.1",
+        "verl 0.9.1 wheel METADATA (PyPI)",
+        ">=3.10,<3.13",
+        "12.8",
+        "0.18.0",
+        (
+            _RAY,
+            _TENSORDICT,
+            Pin("numpy", ">=2.0.0"),
+            Pin("transformers", ">=5.5.3,!=5.6.0,<5.11"),
+            *_engine("vllm", "vllm", "==0.24.0", torch="==2.11.0", transformers="==5.9.0"),
+            *_engine("sglang", "sglang", "==0.5.12", torch="==2.11.0", transformers="==5.9.0"),
+            Pin("flash-attn", "==2.8.3", "fsdp"),
+        ),
+    ),
     # main (0.10.0.dev, commit 1dda039): pyproject.toml, where transformers is pinned per backend.
-    Release("0.10", "verl main pyproject.toml (0.10.0.dev, 1dda039)", ">=3.10,<3.13", "12.8", "0.18.0", (
-        _RAY, _TENSORDICT, Pin("numpy", ">=2.0.0"),
-        *_engine("vllm", "vllm", "==0.24.0", torch="==2.11.0", transformers="==5.5.3"),
-        *_engine("sglang", "sglang", "==0.5.12", torch="==2.11.0", transformers="==5.3.0"),
-        Pin("flash-attn", "==2.8.3", "fsdp"),
-    )),
+    Release(
+        "0.10",
+        "verl main pyproject.toml (0.10.0.dev, 1dda039)",
+        ">=3.10,<3.13",
+        "12.8",
+        "0.18.0",
+        (
+            _RAY,
+            _TENSORDICT,
+            Pin("numpy", ">=2.0.0"),
+            *_engine("vllm", "vllm", "==0.24.0", torch="==2.11.0", transformers="==5.5.3"),
+            *_engine("sglang", "sglang", "==0.5.12", torch="==2.11.0", transformers="==5.3.0"),
+            Pin("flash-attn", "==2.8.3", "fsdp"),
+        ),
+    ),
 )
 
 # What "current verl" means when verl itself is not installed (docs/start/install.rst, main pyproject).
@@ -196,6 +256,7 @@ def release_for(verl_version: str) -> Release | None:
     candidates = [r for r in RELEASES if tuple(int(x) for x in r.version.split(".")[:2]) == line]
     if not candidates:
         return None
+
     # Several entries on one line (0.9.0, 0.9.1): take the newest not above the installed one.
     def key(r: Release) -> Version:
         return Version.parse(r.version) or v

@@ -49,8 +49,9 @@ def classify_import_error(payload: dict[str, Any]) -> tuple[str | None, str]:
     m = _SYMBOL.search(error)
     if m:
         sym = m["sym"] if len(m["sym"]) <= 40 else m["sym"][:39] + "…"
-        return "ENV006", (f"{os.path.basename(m['file'])}: undefined symbol {sym} "
-                          "(built against another torch/ABI)")
+        return "ENV006", (
+            f"{os.path.basename(m['file'])}: undefined symbol {sym} (built against another torch/ABI)"
+        )
     m = _SHARED.search(error)
     if m:
         return "ENV006", f"needs {m['lib']}, which is not found (built for another CUDA or library)"
@@ -66,5 +67,6 @@ def classify_import_error(payload: dict[str, Any]) -> tuple[str | None, str]:
 def installed(raw_inventory: dict[str, Any] | None) -> dict[str, str]:
     """Normalized distribution name -> version, from the inventory snippet."""
     dists = (raw_inventory or {}).get("dists") or {}
-    return {norm(k): str(v.get("version")) for k, v in dists.items()
-            if isinstance(v, dict) and v.get("version")}
+    return {
+        norm(k): str(v.get("version")) for k, v in dists.items() if isinstance(v, dict) and v.get("version")
+    }

@@ -9,8 +9,9 @@ JSON contract: only `facts["env_probe"]`, `notes` and `context["env"]` are added
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from ..records import replace
 from ..render.sanitize import visible
 from ..report import Finding, Report
 from .model import FAIL, OK, WARN, EnvReport, ProbeResult
@@ -27,28 +28,43 @@ class Evidence:
 
 
 EVIDENCE: dict[str, Evidence] = {
-    "ENV001": Evidence(("verl",), frozenset({FAIL}), any_rule=True,
-                       refuted="verl imports fine here: the failing run used another Python or env, "
-                               "or a Ray worker node lacks verl"),
-    "ENV002": Evidence(("gpu-arch",), frozenset({FAIL}),
-                       refuted="torch here has kernels for every GPU; the missing kernel may be in vLLM, "
-                               "SGLang or flash-attn, or the run was on other hardware"),
-    "ENV003": Evidence(("verl-shadow", "verl"),
-                       refuted="`import verl` finds the real package here: check the directory the run "
-                               "started in"),
-    "ENV004": Evidence(("engine-versions",),
-                       refuted="vLLM/SGLang here match what this verl declares"),
-    "ENV006": Evidence(("flash-attn", "extensions", "torch", "verl"), frozenset({FAIL}),
-                       refuted="the compiled extensions installed here import cleanly"),
-    "ENV007": Evidence(("gpu-bf16",), frozenset({WARN, FAIL}),
-                       refuted="every GPU here is Ampere (sm_80) or newer"),
-    "ENV009": Evidence(("dependencies", "verl", "ray"), frozenset({FAIL}),
-                       refuted="verl's requirements are all installed here"),
-    "ENV010": Evidence(("transformers",),
-                       refuted="transformers here is within what this verl declares"),
-    "DIST002": Evidence(("port-6379", "port-8265"),
-                        refuted="Ray's default ports 6379 and 8265 are free now; the clash may be over, "
-                                "or on another port or host"),
+    "ENV001": Evidence(
+        ("verl",),
+        frozenset({FAIL}),
+        any_rule=True,
+        refuted="verl imports fine here: the failing run used another Python or env, "
+        "or a Ray worker node lacks verl",
+    ),
+    "ENV002": Evidence(
+        ("gpu-arch",),
+        frozenset({FAIL}),
+        refuted="torch here has kernels for every GPU; the missing kernel may be in vLLM, "
+        "SGLang or flash-attn, or the run was on other hardware",
+    ),
+    "ENV003": Evidence(
+        ("verl-shadow", "verl"),
+        refuted="`import verl` finds the real package here: check the directory the run started in",
+    ),
+    "ENV004": Evidence(("engine-versions",), refuted="vLLM/SGLang here match what this verl declares"),
+    "ENV006": Evidence(
+        ("flash-attn", "extensions", "torch", "verl"),
+        frozenset({FAIL}),
+        refuted="the compiled extensions installed here import cleanly",
+    ),
+    "ENV007": Evidence(
+        ("gpu-bf16",), frozenset({WARN, FAIL}), refuted="every GPU here is Ampere (sm_80) or newer"
+    ),
+    "ENV009": Evidence(
+        ("dependencies", "verl", "ray"),
+        frozenset({FAIL}),
+        refuted="verl's requirements are all installed here",
+    ),
+    "ENV010": Evidence(("transformers",), refuted="transformers here is within what this verl declares"),
+    "DIST002": Evidence(
+        ("port-6379", "port-8265"),
+        refuted="Ray's default ports 6379 and 8265 are free now; the clash may be over, "
+        "or on another port or host",
+    ),
 }
 
 
@@ -81,13 +97,16 @@ def verdict(finding: Finding, env: EnvReport) -> tuple[str, str] | None:
 
 
 def _env_context(env: EnvReport) -> dict[str, object]:
-    probes = [{"name": p.name, "status": p.status, "detail": visible(p.detail, None), "rule": p.rule}
-              for p in env.probes]
+    probes = [
+        {"name": p.name, "status": p.status, "detail": visible(p.detail, None), "rule": p.rule}
+        for p in env.probes
+    ]
     return {"summary": env.summary, "probes": probes}
 
 
-def confirm_with_probes(report: Report, env: EnvReport | None = None, timeout: float = 20.0,
-                        python: str | None = None) -> Report:
+def confirm_with_probes(
+    report: Report, env: EnvReport | None = None, timeout: float = 20.0, python: str | None = None
+) -> Report:
     """A copy of `report` with findings confirmed or refuted by this machine's probes."""
     if env is None:
         from . import probe

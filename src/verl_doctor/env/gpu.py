@@ -72,18 +72,27 @@ def driver_probe(raw: Raw) -> Driver:
     if q is None or q.state == "missing":
         return Driver(ProbeResult(name, SKIPPED, "nvidia-smi not found on PATH (no NVIDIA driver here)"))
     if q.state == "timeout":
-        return Driver(ProbeResult(name, FAIL, f"nvidia-smi hung ({q.reason}): the driver or a GPU is stuck",
-                                  None, {"seconds": round(q.seconds, 2)}))
+        return Driver(
+            ProbeResult(
+                name,
+                FAIL,
+                f"nvidia-smi hung ({q.reason}): the driver or a GPU is stuck",
+                None,
+                {"seconds": round(q.seconds, 2)},
+            )
+        )
     if q.state != "ok" or q.returncode != 0:
         reason = q.reason if q.state != "ok" else _first_line(q)
-        return Driver(ProbeResult(name, FAIL, f"nvidia-smi failed: {reason}", None,
-                                  {"returncode": q.returncode}))
+        return Driver(
+            ProbeResult(name, FAIL, f"nvidia-smi failed: {reason}", None, {"returncode": q.returncode})
+        )
     gpus, driver = parse_smi_query(q.stdout)
     header = raw.smi_header
     h_driver, cuda = parse_smi_header(header.stdout) if header and header.state == "ok" else (None, None)
     driver = driver or h_driver
-    listed_gpus = [{"index": g.index, "name": g.name, "capability": list(g.capability or ()) or None}
-                   for g in gpus]
+    listed_gpus = [
+        {"index": g.index, "name": g.name, "capability": list(g.capability or ()) or None} for g in gpus
+    ]
     data = {"driver": driver, "cuda": cuda, "gpus": listed_gpus}
     if not gpus:
         no_gpu = ProbeResult(name, WARN, f"driver {driver or '?'} but nvidia-smi lists no GPU", None, data)
@@ -107,25 +116,39 @@ def torch_probe(raw: Raw, driver: Driver) -> ProbeResult:
     version = p.get("version", "?")
     if p.get("failed_step") == "cuda":
         first = str(p.get("error") or "").splitlines()[:1]
-        return ProbeResult(name, FAIL, f"torch {version} imports, but torch.cuda raised "
-                           f"{p.get('error_type')}: {''.join(first)}", None, p)
+        return ProbeResult(
+            name,
+            FAIL,
+            f"torch {version} imports, but torch.cuda raised {p.get('error_type')}: {''.join(first)}",
+            None,
+            p,
+        )
     build = f"CUDA {p['cuda']}" if p.get("cuda") else f"ROCm {p['hip']}" if p.get("hip") else "CPU-only build"
     n_smi = len(driver.gpus)
     if p.get("available"):
-        return ProbeResult(name, OK, f"torch {version} ({build}), {p.get('count', 0)} GPU(s) visible",
-                           None, p)
+        return ProbeResult(
+            name, OK, f"torch {version} ({build}), {p.get('count', 0)} GPU(s) visible", None, p
+        )
     why = next((w for w in p.get("warnings", []) if "CUDA" in w or "driver" in w), "")
     why = why.strip().splitlines()[0] if why else ""
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     if n_smi and not p.get("cuda") and not p.get("hip"):
-        return ProbeResult(name, FAIL, f"torch {version} is a CPU-only build, but nvidia-smi lists "
-                           f"{n_smi} GPU(s)", None, p)
+        return ProbeResult(
+            name, FAIL, f"torch {version} is a CPU-only build, but nvidia-smi lists {n_smi} GPU(s)", None, p
+        )
     if n_smi:
         hint = why or (f"CUDA_VISIBLE_DEVICES={visible!r}" if visible is not None else "no reason given")
-        return ProbeResult(name, FAIL, f"torch {version} ({build}): torch.cuda.is_available() is False "
-                           f"although nvidia-smi lists {n_smi} GPU(s): {hint}", None, p)
-    return ProbeResult(name, OK, f"torch {version} ({build}); torch.cuda.is_available() is False "
-                       "(no GPU here)", None, p)
+        return ProbeResult(
+            name,
+            FAIL,
+            f"torch {version} ({build}): torch.cuda.is_available() is False "
+            f"although nvidia-smi lists {n_smi} GPU(s): {hint}",
+            None,
+            p,
+        )
+    return ProbeResult(
+        name, OK, f"torch {version} ({build}); torch.cuda.is_available() is False (no GPU here)", None, p
+    )
 
 
 def _gpus(raw: Raw, driver: Driver) -> list[Gpu]:
@@ -133,8 +156,11 @@ def _gpus(raw: Raw, driver: Driver) -> list[Gpu]:
     p = payload_of(raw.torch) or {}
     devices = p.get("devices") or []
     if devices:
-        return [Gpu(int(d["index"]), str(d["name"]), (int(d["capability"][0]), int(d["capability"][1])))
-                for d in devices if d.get("capability")]
+        return [
+            Gpu(int(d["index"]), str(d["name"]), (int(d["capability"][0]), int(d["capability"][1])))
+            for d in devices
+            if d.get("capability")
+        ]
     return [g for g in driver.gpus if g.capability]
 
 
@@ -176,25 +202,38 @@ def arch_probe(raw: Raw, driver: Driver) -> ProbeResult:
         return ProbeResult(name, SKIPPED, "ROCm build of torch: this check covers CUDA only")
     arch = [str(a) for a in p.get("arch_list") or []]
     if not arch:
-        return ProbeResult(name, SKIPPED, f"torch {p.get('version')} reports no CUDA architectures "
-                           "(CPU build)")
+        return ProbeResult(
+            name, SKIPPED, f"torch {p.get('version')} reports no CUDA architectures (CPU build)"
+        )
     verdicts = {g.index: coverage(g.capability, arch) for g in gpus if g.capability}
-    per_gpu = [{"index": g.index, "name": g.name, "sm": g.sm, "coverage": verdicts.get(g.index)}
-               for g in gpus]
+    per_gpu = [
+        {"index": g.index, "name": g.name, "sm": g.sm, "coverage": verdicts.get(g.index)} for g in gpus
+    ]
     data = {"arch_list": arch, "gpus": per_gpu}
     missing = [g for g in gpus if verdicts.get(g.index) is None]
     listed = " ".join(arch)
     if missing:
         g = missing[0]
         more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-        return ProbeResult(name, FAIL, f"GPU {g.index} {g.name} is {g.sm}, not in torch {p.get('version')}'s "
-                           f"arch list [{listed}]{more}: no kernel image for this GPU", "ENV002", data)
+        return ProbeResult(
+            name,
+            FAIL,
+            f"GPU {g.index} {g.name} is {g.sm}, not in torch {p.get('version')}'s "
+            f"arch list [{listed}]{more}: no kernel image for this GPU",
+            "ENV002",
+            data,
+        )
     ptx = [g for g in gpus if verdicts.get(g.index) == "ptx"]
     if ptx:
         g = ptx[0]
-        return ProbeResult(name, WARN, f"GPU {g.index} {g.name} ({g.sm}) runs torch only by PTX JIT from "
-                           f"[{listed}]; other wheels (vLLM, flash-attn) may have no kernel for it",
-                           "ENV002", data)
+        return ProbeResult(
+            name,
+            WARN,
+            f"GPU {g.index} {g.name} ({g.sm}) runs torch only by PTX JIT from "
+            f"[{listed}]; other wheels (vLLM, flash-attn) may have no kernel for it",
+            "ENV002",
+            data,
+        )
     sms = sorted({g.sm for g in gpus})
     return ProbeResult(name, OK, f"{', '.join(sms)} covered by torch's arch list [{listed}]", None, data)
 
@@ -209,10 +248,17 @@ def bf16_probe(raw: Raw, driver: Driver) -> ProbeResult:
     data = {"pre_ampere": [{"index": g.index, "name": g.name, "sm": g.sm} for g in old]}
     if old:
         g = old[0]
-        return ProbeResult(name, WARN, f"GPU {g.index} {g.name} is {g.sm} (pre-Ampere): no bf16 or "
-                           "FlashAttention-2; run verl with float16 and sdpa/eager attention", "ENV007", data)
-    return ProbeResult(name, OK, "all GPUs are Ampere (sm_80) or newer: bf16 and FlashAttention-2 supported",
-                       None, data)
+        return ProbeResult(
+            name,
+            WARN,
+            f"GPU {g.index} {g.name} is {g.sm} (pre-Ampere): no bf16 or "
+            "FlashAttention-2; run verl with float16 and sdpa/eager attention",
+            "ENV007",
+            data,
+        )
+    return ProbeResult(
+        name, OK, "all GPUs are Ampere (sm_80) or newer: bf16 and FlashAttention-2 supported", None, data
+    )
 
 
 def cuda_probe(raw: Raw, driver: Driver, verl_version: str | None) -> ProbeResult:
@@ -224,19 +270,37 @@ def cuda_probe(raw: Raw, driver: Driver, verl_version: str | None) -> ProbeResul
     t, d = version_tuple(torch_cuda), version_tuple(driver.cuda)
     if t and d:
         if d[0] < t[0]:
-            items.append((FAIL, f"driver supports CUDA {driver.cuda}, torch is built for {torch_cuda}: "
-                                "upgrade the NVIDIA driver"))
+            items.append(
+                (
+                    FAIL,
+                    f"driver supports CUDA {driver.cuda}, torch is built for {torch_cuda}: "
+                    "upgrade the NVIDIA driver",
+                )
+            )
         elif d[:2] < t[:2]:
-            items.append((WARN, f"driver CUDA {driver.cuda} < torch's {torch_cuda}: runs only through "
-                                "minor-version compatibility, PTX JIT (Triton, some vLLM kernels) can fail"))
+            items.append(
+                (
+                    WARN,
+                    f"driver CUDA {driver.cuda} < torch's {torch_cuda}: runs only through "
+                    "minor-version compatibility, PTX JIT (Triton, some vLLM kernels) can fail",
+                )
+            )
         else:
             items.append((OK, f"driver CUDA {driver.cuda} >= torch's CUDA {torch_cuda}"))
     release = release_for(verl_version) if verl_version else None
     if t and release and release.cuda_min and t[:2] < (version_tuple(release.cuda_min) or (0,))[:2]:
-        items.append((WARN, f"torch is built for CUDA {torch_cuda}; verl {verl_version} documents CUDA >= "
-                            f"{release.cuda_min}"))
-    data = {"driver_cuda": driver.cuda, "torch_cuda": torch_cuda,
-            "verl_cuda_min": release.cuda_min if release else None}
+        items.append(
+            (
+                WARN,
+                f"torch is built for CUDA {torch_cuda}; verl {verl_version} documents CUDA >= "
+                f"{release.cuda_min}",
+            )
+        )
+    data = {
+        "driver_cuda": driver.cuda,
+        "torch_cuda": torch_cuda,
+        "verl_cuda_min": release.cuda_min if release else None,
+    }
     if not items:
         if not t:
             why = "torch has no CUDA build here" if p.get("import_ok") else "needs an importable CUDA torch"
@@ -250,6 +314,10 @@ def cuda_probe(raw: Raw, driver: Driver, verl_version: str | None) -> ProbeResul
 
 def gpu_probes(raw: Raw, verl_version: str | None) -> list[ProbeResult]:
     driver = driver_probe(raw)
-    return [torch_probe(raw, driver), driver.result, cuda_probe(raw, driver, verl_version),
-            arch_probe(raw, driver), bf16_probe(raw, driver)]
-
+    return [
+        torch_probe(raw, driver),
+        driver.result,
+        cuda_probe(raw, driver, verl_version),
+        arch_probe(raw, driver),
+        bf16_probe(raw, driver),
+    ]

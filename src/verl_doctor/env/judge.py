@@ -47,8 +47,13 @@ def verl_probe(raw: Raw) -> ProbeResult:
         return ProbeResult(name, FAIL, f"`import verl` fails: No module named 'verl'{extra}", "ENV001", p)
     if p.get("namespace"):
         where = ", ".join(p.get("locations") or []) or "?"
-        return ProbeResult(name, FAIL, f"`import verl` gives an empty namespace package from {where} "
-                           "(no __init__.py, no __version__)", "ENV003", p)
+        return ProbeResult(
+            name,
+            FAIL,
+            f"`import verl` gives an empty namespace package from {where} (no __init__.py, no __version__)",
+            "ENV003",
+            p,
+        )
     if not p.get("import_ok"):
         rule, why = classify_import_error(p)
         if p.get("error_type") == "SyntaxError":
@@ -82,27 +87,46 @@ def shadow_probe(raw: Raw) -> ProbeResult:
             fix = "run from another directory"
         else:
             fix = "cd into the clone, or `pip install -e ./verl`"
-        return ProbeResult(name, FAIL, f"{what} (a folder with no __init__.py) is what `import verl` "
-                           f"finds{hidden}: {fix}", "ENV003", data)
+        return ProbeResult(
+            name,
+            FAIL,
+            f"{what} (a folder with no __init__.py) is what `import verl` finds{hidden}: {fix}",
+            "ENV003",
+            data,
+        )
     if not p.get("found"):
         return ProbeResult(name, OK, "no verl/ folder on sys.path or in the working directory", None, data)
     imported = os.path.realpath(os.path.dirname(str(p.get("file") or "")))
     expected = _expected_dir(dist) if dist else None
     if expected and not (imported == expected or imported.startswith(expected + os.sep)):
         origin = " (the working directory)" if imported == os.path.realpath(here) else ""
-        return ProbeResult(name, WARN, f"verl is imported from {imported}{origin}, not from the installed "
-                           f"verl {dist.get('version')} at {expected}", None, data)
+        return ProbeResult(
+            name,
+            WARN,
+            f"verl is imported from {imported}{origin}, not from the installed "
+            f"verl {dist.get('version')} at {expected}",
+            None,
+            data,
+        )
     if imported == os.path.realpath(here):
-        return ProbeResult(name, OK, "verl is imported from ./verl in the working directory "
-                           "(a source checkout)", None, data)
+        return ProbeResult(
+            name, OK, "verl is imported from ./verl in the working directory (a source checkout)", None, data
+        )
     if cwd_verl.get("exists") and not cwd_verl.get("has_init"):
-        return ProbeResult(name, OK, "./verl here has no __init__.py but the installed package wins "
-                           "(a regular package beats a namespace folder)", None, data)
+        return ProbeResult(
+            name,
+            OK,
+            "./verl here has no __init__.py but the installed package wins "
+            "(a regular package beats a namespace folder)",
+            None,
+            data,
+        )
     return ProbeResult(name, OK, "no verl/ folder shadows the imported package", None, data)
 
 
-def _import_verdict(label: str, res_payload: dict[str, Any] | None, version: str | None
-                    ) -> tuple[str, str, str | None]:
+def _import_verdict(
+    label: str, res_payload: dict[str, Any] | None, version: str | None
+) -> tuple[str, str, str | None]:
     """(status, text, rule) for one extension import."""
     assert res_payload is not None
     shown = f"{label} {version}" if version else label
@@ -112,8 +136,13 @@ def _import_verdict(label: str, res_payload: dict[str, Any] | None, version: str
     return FAIL, f"{shown}: {why}", rule
 
 
-_DIST_OF = {"flash-attn": "flash-attn", "vLLM kernels": "vllm", "SGLang kernels": "sgl-kernel",
-            "Transformer Engine": "transformer-engine", "apex": "apex"}
+_DIST_OF = {
+    "flash-attn": "flash-attn",
+    "vLLM kernels": "vllm",
+    "SGLang kernels": "sgl-kernel",
+    "Transformer Engine": "transformer-engine",
+    "apex": "apex",
+}
 
 
 def extension_probes(raw: Raw) -> list[ProbeResult]:
@@ -132,8 +161,15 @@ def extension_probes(raw: Raw) -> list[ProbeResult]:
             if p is None:
                 rows.append(unavailable("flash-attn", res, raw.python, "importing flash_attn"))
             elif not p.get("installed"):
-                rows.append(ProbeResult("flash-attn", SKIPPED, "flash-attn is not installed (needed for "
-                                        "attn_implementation=flash_attention_2)", None, p))
+                rows.append(
+                    ProbeResult(
+                        "flash-attn",
+                        SKIPPED,
+                        "flash-attn is not installed (needed for attn_implementation=flash_attention_2)",
+                        None,
+                        p,
+                    )
+                )
             else:
                 status, text, rule = _import_verdict(label, p, version)
                 rows.append(ProbeResult("flash-attn", status, text, rule, {**p, "version": version}))
@@ -146,8 +182,11 @@ def extension_probes(raw: Raw) -> list[ProbeResult]:
             others.append(_import_verdict(label, p, version))
             others_data[label] = {**p, "version": version}
     if not others:
-        why = ("none of vLLM, SGLang kernels, Transformer Engine, apex is installed" if raw.python
-               else "no Python interpreter to probe")
+        why = (
+            "none of vLLM, SGLang kernels, Transformer Engine, apex is installed"
+            if raw.python
+            else "no Python interpreter to probe"
+        )
         rows.append(ProbeResult("extensions", SKIPPED, why, None, others_data))
     else:
         status = worst([s for s, _, _ in others])
@@ -161,8 +200,11 @@ def judge(raw: Raw) -> EnvReport:
     """Every row, in the order they are shown."""
     inv = payload_of(raw.inventory)
     verl_version = ((inv or {}).get("dists") or {}).get("verl", {}).get("version") if inv else None
-    rows = version_probes(inv, raw.python, unavailable("python", raw.inventory, raw.python, "running Python")
-                          if raw.python else None)
+    rows = version_probes(
+        inv,
+        raw.python,
+        unavailable("python", raw.inventory, raw.python, "running Python") if raw.python else None,
+    )
     if raw.python is None:
         rows[0] = ProbeResult("python", FAIL, raw.python_error, "ENV001")
     rows[1:1] = [verl_probe(raw), shadow_probe(raw)]

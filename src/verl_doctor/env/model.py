@@ -31,8 +31,13 @@ class ProbeResult:
     data: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "status": self.status, "detail": self.detail, "rule": self.rule,
-                "data": self.data}
+        return {
+            "name": self.name,
+            "status": self.status,
+            "detail": self.detail,
+            "rule": self.rule,
+            "data": self.data,
+        }
 
 
 @dataclass(frozen=True)
@@ -57,5 +62,8 @@ class EnvReport:
         return 1 if any(p.status == FAIL for p in self.probes) else 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schema_version": SCHEMA_VERSION, "probes": [p.to_dict() for p in self.probes],
-                "summary": self.summary}
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "probes": [p.to_dict() for p in self.probes],
+            "summary": self.summary,
+        }

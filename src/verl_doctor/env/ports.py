@@ -105,8 +105,13 @@ def owners_from_proc(port: int, proc: str = "/proc") -> tuple[Owner, ...]:
             except OSError:
                 continue
             if target in wanted:
-                found.append(Owner(int(pid), _read(os.path.join(proc, pid, "comm")),
-                                   _read(os.path.join(proc, pid, "cmdline"))))
+                found.append(
+                    Owner(
+                        int(pid),
+                        _read(os.path.join(proc, pid, "comm")),
+                        _read(os.path.join(proc, pid, "cmdline")),
+                    )
+                )
                 break
     return tuple(found)
 

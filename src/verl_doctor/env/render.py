@@ -48,8 +48,11 @@ def _footer(report: EnvReport) -> list[str]:
     lines = [f"summary: {_summary(report)}"]
     rules = sorted({p.rule for p in report.probes if p.rule and p.status in ("fail", "warn")})
     if rules:
-        lines.append("what a rule means and how to fix it: verl-doctor rules show " + visible(rules[0], 20)
-                     + (f"  (also {', '.join(visible(r, 20) for r in rules[1:])})" if len(rules) > 1 else ""))
+        lines.append(
+            "what a rule means and how to fix it: verl-doctor rules show "
+            + visible(rules[0], 20)
+            + (f"  (also {', '.join(visible(r, 20) for r in rules[1:])})" if len(rules) > 1 else "")
+        )
     return lines
 
 

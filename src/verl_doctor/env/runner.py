@@ -50,16 +50,24 @@ def _decode(data: bytes | None) -> str:
     return (data or b"")[:_OUTPUT_LIMIT].decode("utf-8", "replace")
 
 
-def run_command(argv: Sequence[str], timeout: float, cwd: str | None = None,
-                env: dict[str, str] | None = None) -> CmdResult:
+def run_command(
+    argv: Sequence[str], timeout: float, cwd: str | None = None, env: dict[str, str] | None = None
+) -> CmdResult:
     """Run `argv` with stdin closed and output captured; kill its whole process group at `timeout`."""
     exe = argv[0]
     if os.sep not in exe and shutil.which(exe, path=(env or os.environ).get("PATH")) is None:
         return CmdResult("missing", reason=f"{exe} not found on PATH")
     start = time.monotonic()
     try:
-        proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, cwd=cwd, env=env, start_new_session=True)
+        proc = subprocess.Popen(
+            list(argv),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
     except FileNotFoundError:
         return CmdResult("missing", reason=f"{exe} not found")
     except OSError as exc:
@@ -73,8 +81,14 @@ def run_command(argv: Sequence[str], timeout: float, cwd: str | None = None,
             out, err = proc.communicate(timeout=1.0)
         except subprocess.TimeoutExpired:
             out, err = b"", b""
-        return CmdResult("timeout", proc.returncode, _decode(out), _decode(err), time.monotonic() - start,
-                         f"no answer within {timeout:g}s")
+        return CmdResult(
+            "timeout",
+            proc.returncode,
+            _decode(out),
+            _decode(err),
+            time.monotonic() - start,
+            f"no answer within {timeout:g}s",
+        )
     return CmdResult("ok", proc.returncode, _decode(out), _decode(err), time.monotonic() - start)
 
 
@@ -108,7 +122,7 @@ def run_snippet(python: str, code: str, timeout: float, args: Sequence[str] = ()
     for line in reversed(cmd.stdout.splitlines()):
         if line.startswith(MARKER):
             try:
-                payload = json.loads(line[len(MARKER):])
+                payload = json.loads(line[len(MARKER) :])
             except ValueError:
                 break
             if isinstance(payload, dict):

@@ -13,11 +13,25 @@ from .runner import MARKER
 
 # Distributions whose versions the judges compare; verl's own requirements are added to these.
 DISTRIBUTIONS = (
-    "verl", "torch", "vllm", "sglang", "transformers", "ray", "flash-attn", "tensordict", "numpy",
-    "sgl-kernel", "sglang-kernel", "transformer-engine", "apex", "megatron-core", "mbridge", "triton",
+    "verl",
+    "torch",
+    "vllm",
+    "sglang",
+    "transformers",
+    "ray",
+    "flash-attn",
+    "tensordict",
+    "numpy",
+    "sgl-kernel",
+    "sglang-kernel",
+    "transformer-engine",
+    "apex",
+    "megatron-core",
+    "mbridge",
+    "triton",
 )
 
-_PREAMBLE = r'''
+_PREAMBLE = r"""
 import sys
 _entry = sys.path.pop(0) if sys.path and sys.path[0] in ("", ".") else None
 import json, os, platform, traceback, warnings
@@ -81,9 +95,11 @@ def _error(exc):
     if tb:
         out["where"] = "%s:%s" % (tb[-1][0], tb[-1][1])
     return out
-'''.replace("MARKER", repr(MARKER))
+""".replace("MARKER", repr(MARKER))
 
-INVENTORY = _PREAMBLE + r'''
+INVENTORY = (
+    _PREAMBLE
+    + r"""
 import re
 py = {
     "version": list(sys.version_info[:3]), "release": sys.version.split()[0],
@@ -109,9 +125,12 @@ for name in names:
         if d is not None:
             dists[name] = _dist_info(d)
 _emit({"python": py, "dists": dists, "metadata": _md is not None})
-'''.replace("NAMES", repr(DISTRIBUTIONS))
+""".replace("NAMES", repr(DISTRIBUTIONS))
+)
 
-VERL = _PREAMBLE + r'''
+VERL = (
+    _PREAMBLE
+    + r"""
 res = {"cwd": os.getcwd()}
 d = _dist("verl")
 if d is not None:
@@ -141,9 +160,12 @@ if spec is not None:
         res["import_ok"] = False
         res.update(_error(exc))
 _emit(res)
-'''
+"""
+)
 
-TORCH = _PREAMBLE + r'''
+TORCH = (
+    _PREAMBLE
+    + r"""
 _restore()
 res = {}
 try:
@@ -179,10 +201,13 @@ if spec is not None:
             res.update(_error(exc))
     res["warnings"] = [str(w.message)[:600] for w in caught][:5]
 _emit(res)
-'''
+"""
+)
 
 # argv: top-level module to look for, module to import.
-IMPORT_MODULE = _PREAMBLE + r'''
+IMPORT_MODULE = (
+    _PREAMBLE
+    + r"""
 top, name = sys.argv[1], sys.argv[2]
 _restore()
 try:
@@ -199,4 +224,5 @@ else:
         out = {"installed": True, "ok": False}
         out.update(_error(exc))
         _emit(out)
-'''
+"""
+)

@@ -10,8 +10,10 @@ from .compat import CURRENT_PYTHON, Check, Release, check_pins, release_for, sat
 from .facts import NO_PYTHON, norm
 from .model import FAIL, OK, SKIPPED, WARN, ProbeResult, worst
 
-_REQ = re.compile(r"\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*"
-                  r"(?P<rest>[^;]*)(?P<marker>;.*)?$")
+_REQ = re.compile(
+    r"\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*"
+    r"(?P<rest>[^;]*)(?P<marker>;.*)?$"
+)
 _NOT_INSTALLED = "verl is not installed"
 
 
@@ -38,8 +40,9 @@ def python_probe(inv: dict[str, Any]) -> ProbeResult:
         where.append("no venv or conda env")
     verl = (inv.get("dists") or {}).get("verl") or {}
     spec = verl.get("requires_python") or CURRENT_PYTHON
-    source = (f"verl {verl['version']} requires Python {spec}" if verl
-              else f"current verl supports Python {spec}")
+    source = (
+        f"verl {verl['version']} requires Python {spec}" if verl else f"current verl supports Python {spec}"
+    )
     ok = satisfies(version, spec)
     data = {**py, "requires_python": spec}
     if ok is None or ok:
@@ -81,22 +84,38 @@ def dependencies_probe(inv: dict[str, Any]) -> ProbeResult:
         return ProbeResult("dependencies", SKIPPED, f"no requirement list for verl {version}")
     reqs = [(n, s) for n, s in reqs if norm(n) != "transformers"]  # judged by its own probe
     missing = [n for n, _ in reqs if norm(n) not in have]
-    bad = [f"{n} {have[norm(n)]} not in {s}" for n, s in reqs
-           if norm(n) in have and s and satisfies(have[norm(n)], s) is False]
+    bad = [
+        f"{n} {have[norm(n)]} not in {s}"
+        for n, s in reqs
+        if norm(n) in have and s and satisfies(have[norm(n)], s) is False
+    ]
     listed = [{"name": n, "spec": s, "installed": have.get(norm(n))} for n, s in reqs]
     data = {"source": source, "requirements": listed}
     if missing:
-        return ProbeResult("dependencies", FAIL, f"verl {version} needs {', '.join(missing)}: not installed"
-                           + (f"; {'; '.join(bad)}" if bad else ""), "ENV009", data)
+        return ProbeResult(
+            "dependencies",
+            FAIL,
+            f"verl {version} needs {', '.join(missing)}: not installed"
+            + (f"; {'; '.join(bad)}" if bad else ""),
+            "ENV009",
+            data,
+        )
     if bad:
         return ProbeResult("dependencies", FAIL, f"{'; '.join(bad)} (required by verl {version})", None, data)
-    return ProbeResult("dependencies", OK, f"all {len(reqs)} requirements of verl {version} installed "
-                       "and in range", None, data)
+    return ProbeResult(
+        "dependencies",
+        OK,
+        f"all {len(reqs)} requirements of verl {version} installed and in range",
+        None,
+        data,
+    )
 
 
 def _checks_data(checks: list[Check]) -> list[dict[str, Any]]:
-    return [{"package": c.package, "installed": c.installed, "spec": c.spec, "extra": c.extra, "ok": c.ok}
-            for c in checks]
+    return [
+        {"package": c.package, "installed": c.installed, "spec": c.spec, "extra": c.extra, "ok": c.ok}
+        for c in checks
+    ]
 
 
 def engine_probe(inv: dict[str, Any]) -> ProbeResult:
@@ -106,13 +125,19 @@ def engine_probe(inv: dict[str, Any]) -> ProbeResult:
     if version is None:
         return ProbeResult(name, SKIPPED, _NOT_INSTALLED)
     if release is None:
-        return ProbeResult(name, SKIPPED, f"no declared combinations for verl {version} in the table "
-                           "(0.6 to 0.10.dev)")
+        return ProbeResult(
+            name, SKIPPED, f"no declared combinations for verl {version} in the table (0.6 to 0.10.dev)"
+        )
     have = _installed_map(inv)
     engines = [p for p in ("vllm", "sglang") if p in have]
     checks = [c for c in check_pins(release, have) if c.extra and norm(c.package) != "transformers"]
-    data: dict[str, Any] = {"verl": version, "table": release.version, "source": release.source,
-                            "vllm_gate": release.vllm_gate, "checks": _checks_data(checks)}
+    data: dict[str, Any] = {
+        "verl": version,
+        "table": release.version,
+        "source": release.source,
+        "vllm_gate": release.vllm_gate,
+        "checks": _checks_data(checks),
+    }
     problems: list[tuple[str, str]] = []
     vllm = have.get("vllm")
     if vllm and release.vllm_gate and satisfies(vllm, f">={release.vllm_gate}") is False:
@@ -123,8 +148,13 @@ def engine_probe(inv: dict[str, Any]) -> ProbeResult:
         status = worst([s for s, _ in problems])
         return ProbeResult(name, status, "; ".join(t for _, t in problems), "ENV004", data)
     if not engines:
-        return ProbeResult(name, WARN, f"neither vLLM nor SGLang is installed: verl {version} needs one "
-                           "for rollout", "ENV009", data)
+        return ProbeResult(
+            name,
+            WARN,
+            f"neither vLLM nor SGLang is installed: verl {version} needs one for rollout",
+            "ENV009",
+            data,
+        )
     parts = [f"{c.package} {c.installed}" for c in checks if c.ok] or engines
     return ProbeResult(name, OK, f"{', '.join(parts)} match verl {version}'s declared pins", None, data)
 
@@ -140,8 +170,9 @@ def transformers_probe(inv: dict[str, Any]) -> ProbeResult:
     if version is None:
         return ProbeResult(name, SKIPPED, f"transformers {tf}; {_NOT_INSTALLED}, nothing to compare")
     if release is None:
-        return ProbeResult(name, SKIPPED, f"transformers {tf}; no declared bounds for verl {version} "
-                           "in the table")
+        return ProbeResult(
+            name, SKIPPED, f"transformers {tf}; no declared bounds for verl {version} in the table"
+        )
     checks = [c for c in check_pins(release, have) if norm(c.package) == "transformers"]
     data = {"installed": tf, "verl": version, "source": release.source, "checks": _checks_data(checks)}
     base = [c for c in checks if c.extra is None and c.ok is False]
@@ -150,13 +181,17 @@ def transformers_probe(inv: dict[str, Any]) -> ProbeResult:
         status = FAIL if base else WARN
         return ProbeResult(name, status, "; ".join(c.describe(release) for c in base + extra), "ENV010", data)
     bounds = ", ".join(c.spec for c in checks)
-    detail = f"transformers {tf} within verl {version}'s {bounds}" if bounds else \
-        f"transformers {tf} (verl {release.version} declares no bound)"
+    detail = (
+        f"transformers {tf} within verl {version}'s {bounds}"
+        if bounds
+        else f"transformers {tf} (verl {release.version} declares no bound)"
+    )
     return ProbeResult(name, OK, detail, None, data)
 
 
-def version_probes(inv: dict[str, Any] | None, python: str | None, unavailable: ProbeResult | None
-                   ) -> list[ProbeResult]:
+def version_probes(
+    inv: dict[str, Any] | None, python: str | None, unavailable: ProbeResult | None
+) -> list[ProbeResult]:
     """python, dependencies, engine-versions, transformers: all from the one inventory snippet."""
     names = ("python", "dependencies", "engine-versions", "transformers")
     if inv is None:

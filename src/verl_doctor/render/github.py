@@ -26,8 +26,10 @@ def render(report: Report) -> str:
         if f.source and f.source not in ("<stdin>", "<text>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
             props.append(f"line={f.first_line}")
-        steps = "\n".join(f"{i}. {fix.step}" + "".join(f"\n   {c}" for c in fix.commands)
-                          for i, fix in enumerate(f.fixes, 1))
+        steps = "\n".join(
+            f"{i}. {fix.step}" + "".join(f"\n   {c}" for c in fix.commands)
+            for i, fix in enumerate(f.fixes, 1)
+        )
         message = f"{f.title}: {f.cause}\n{steps}"
         out.append(f"::{level} {','.join(props)}::{escape_data(visible(message, None))}")
     room = MAX_ANNOTATIONS - len(out)

@@ -38,20 +38,33 @@ def _headline(report: Report, w: dict[str, str]) -> StyledLine:
     n = len(report.findings)
     if n:
         label = w["known"] if n == 1 else w["known_plural"]
-        return [("verl-doctor: ", "dim"), (f"{n} {label}", "bold"), (f" {w['in']} {visible(where, 200)}", ""),
-                (f" ({report.lines:,} {w['lines']})", "dim")]
+        return [
+            ("verl-doctor: ", "dim"),
+            (f"{n} {label}", "bold"),
+            (f" {w['in']} {visible(where, 200)}", ""),
+            (f" ({report.lines:,} {w['lines']})", "dim"),
+        ]
     if report.unrecognized:
         return [("verl-doctor: ", "dim"), (w["unknown_only"], "bold"), (f" ({visible(where, 200)})", "dim")]
-    return [("verl-doctor: ", "dim"), (w["none"], "bold"), (f" {w['in']} {visible(where, 200)}", ""),
-            (f" ({report.lines:,} {w['lines']})", "dim")]
+    return [
+        ("verl-doctor: ", "dim"),
+        (w["none"], "bold"),
+        (f" {w['in']} {visible(where, 200)}", ""),
+        (f" ({report.lines:,} {w['lines']})", "dim"),
+    ]
 
 
 def _finding(index: int, f: Finding, w: dict[str, str]) -> list[StyledLine]:
     role = w["symptom"] if f.symptom else w["root"]
-    out: list[StyledLine] = [[
-        (f"[{index}] ", "bold"), (f.rule, "code"), (f" {f.name}", "bold"), (f"  {f.category}", "category"),
-        (f" · {role} · {w['confidence']} {f.confidence}", "dim"),
-    ]]
+    out: list[StyledLine] = [
+        [
+            (f"[{index}] ", "bold"),
+            (f.rule, "code"),
+            (f" {f.name}", "bold"),
+            (f"  {f.category}", "category"),
+            (f" · {role} · {w['confidence']} {f.confidence}", "dim"),
+        ]
+    ]
     out.append([("    ", ""), (visible(f.title, None), "title")])
     meta = []
     summary = workers_summary(f, w)
@@ -60,14 +73,19 @@ def _finding(index: int, f: Finding, w: dict[str, str]) -> list[StyledLine]:
     if f.count > 1:
         meta.append(f"{f.count} {w['occurrences']}")
     if f.phase:
-        meta.append(f"{w['phase']} {visible(f.phase, 120)}" + (f" ({visible(f.phase_detail, 120)})" if f.phase_detail else ""))
+        meta.append(
+            f"{w['phase']} {visible(f.phase, 120)}"
+            + (f" ({visible(f.phase_detail, 120)})" if f.phase_detail else "")
+        )
     if meta:
         out.append([("    ", ""), (" · ".join(meta), "dim")])
     if f.replaces:
         out.append([("    ", ""), (f"{w['replaces']} ({visible(f.origin, 200)})", "warn")])
     out.append([("    ", ""), (f"{w['evidence']}:", "label")])
     for e in f.evidence:
-        out.append([("      ", ""), (f"{visible(e.source, 80)}:{e.line}  ", "dim"), (visible(e.text), "evidence")])
+        out.append(
+            [("      ", ""), (f"{visible(e.source, 80)}:{e.line}  ", "dim"), (visible(e.text), "evidence")]
+        )
     out.append([("    ", ""), (f"{w['cause']}: ", "label"), (visible(f.cause, None), "")])
     out.append([("    ", ""), (f"{w['fix']}:", "label")])
     for i, fix in enumerate(f.fixes, 1):
@@ -84,12 +102,16 @@ def _finding(index: int, f: Finding, w: dict[str, str]) -> list[StyledLine]:
         for p in f.pitfalls:
             out.append([("      - ", ""), (visible(p, None), "pitfall")])
     if f.references:
-        out.append([("    ", ""), (f"{w['references']}: ", "label"), (visible("; ".join(f.references), None), "dim")])
+        out.append(
+            [("    ", ""), (f"{w['references']}: ", "label"), (visible("; ".join(f.references), None), "dim")]
+        )
     return out
 
 
 def _unrecognized(u: Unrecognized, w: dict[str, str]) -> list[StyledLine]:
-    out: list[StyledLine] = [[("  ", ""), (f"{visible(u.source, 80)}:{u.line}  ", "dim"), (visible(u.text), "evidence")]]
+    out: list[StyledLine] = [
+        [("  ", ""), (f"{visible(u.source, 80)}:{u.line}  ", "dim"), (visible(u.text), "evidence")]
+    ]
     meta = []
     if u.count > 1:
         meta.append(f"{u.count} {w['occurrences']}")

@@ -30,12 +30,23 @@ def fence(text: str, lang: str = "") -> str:
 
 def _finding(i: int, f: Finding, w: dict[str, str]) -> list[str]:
     role = w["symptom"] if f.symptom else w["root"]
-    out = [f"### {i}. `{f.rule}` {escape(f.name)}: {escape(f.title)}", "",
-           f"**{escape(f.category)}** · {escape(role)} · {w['confidence']} {f.confidence}"
-           + (f" · {w['phase']} {escape(f.phase)}" if f.phase else ""), ""]
+    out = [
+        f"### {i}. `{f.rule}` {escape(f.name)}: {escape(f.title)}",
+        "",
+        f"**{escape(f.category)}** · {escape(role)} · {w['confidence']} {f.confidence}"
+        + (f" · {w['phase']} {escape(f.phase)}" if f.phase else ""),
+        "",
+    ]
     summary = workers_summary(f, w)
     if summary or f.count > 1:
-        out += [escape(" · ".join(x for x in (summary, f"{f.count} {w['occurrences']}" if f.count > 1 else None) if x)), ""]
+        out += [
+            escape(
+                " · ".join(
+                    x for x in (summary, f"{f.count} {w['occurrences']}" if f.count > 1 else None) if x
+                )
+            ),
+            "",
+        ]
     out += [f"**{w['cause']}:** {escape(f.cause)}", ""]
     if f.fixes:
         out += [f"**{w['fix']}:**", ""]
@@ -61,22 +72,34 @@ def render(report: Report) -> str:
     n = len(report.findings)
     if n:
         head = report.findings[0]
-        lines = [f"## verl-doctor: `{head.rule}` {escape(head.title)}", "",
-                 f"{n} {w['known'] if n == 1 else w['known_plural']} {w['in']} `{visible(where, 200).replace('`', '')}`"
-                 f" ({report.lines:,} {w['lines']}).", ""]
+        lines = [
+            f"## verl-doctor: `{head.rule}` {escape(head.title)}",
+            "",
+            f"{n} {w['known'] if n == 1 else w['known_plural']} {w['in']} "
+            f"`{visible(where, 200).replace('`', '')}`"
+            f" ({report.lines:,} {w['lines']}).",
+            "",
+        ]
     elif report.unrecognized:
         lines = [f"## verl-doctor: {escape(w['unknown_only'])}", ""]
     else:
-        lines = [f"## verl-doctor: {escape(w['none'])}", "", f"`{visible(where, 200).replace('`', '')}`"
-                 f" ({report.lines:,} {w['lines']}).", ""]
+        lines = [
+            f"## verl-doctor: {escape(w['none'])}",
+            "",
+            f"`{visible(where, 200).replace('`', '')}` ({report.lines:,} {w['lines']}).",
+            "",
+        ]
     for i, f in enumerate(report.findings[:MAX_FINDINGS], 1):
         lines += _finding(i, f, w)
     if len(report.findings) > MAX_FINDINGS:
         lines += [f"… {len(report.findings) - MAX_FINDINGS} more", ""]
     if report.unrecognized:
         title = w["also_unrecognized"] if report.findings else w["unrecognized"]
-        body = "\n".join(f"{visible(u.source, 80)}:{u.line}: {visible(u.text)}"
-                         + (f"  [{u.fingerprint}]" if u.fingerprint else "") for u in report.unrecognized)
+        body = "\n".join(
+            f"{visible(u.source, 80)}:{u.line}: {visible(u.text)}"
+            + (f"  [{u.fingerprint}]" if u.fingerprint else "")
+            for u in report.unrecognized
+        )
         lines += [f"**{escape(title)}:**", "", fence(body, "text"), ""]
         hints = [u.hint for u in report.unrecognized if u.hint]
         if hints:

@@ -30,5 +30,8 @@ def visible(text: str, limit: int | None = MAX_SHOWN) -> str:
 
 def escape_json_text(serialized: str) -> str:
     """Escape, in already-serialized JSON, the characters json.dumps leaves raw but terminals act on."""
-    return re.sub(r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]",
-                     lambda m: f"\\u{ord(m.group(0)):04x}", serialized)
+    return re.sub(
+        r"[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]",
+        lambda m: f"\\u{ord(m.group(0)):04x}",
+        serialized,
+    )

@@ -5,13 +5,24 @@ as written."""
 
 from __future__ import annotations
 
-from typing import TextIO
-
 from .layout import StyledLine
 
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import TextIO
+
 _STYLES = {
-    "bold": "bold", "dim": "dim", "code": "bold red", "category": "magenta", "title": "bold",
-    "label": "cyan", "evidence": "yellow", "command": "green", "pitfall": "red", "warn": "yellow", "": "",
+    "bold": "bold",
+    "dim": "dim",
+    "code": "bold red",
+    "category": "magenta",
+    "title": "bold",
+    "label": "cyan",
+    "evidence": "yellow",
+    "command": "green",
+    "pitfall": "red",
+    "warn": "yellow",
+    "": "",
 }
 
 
