@@ -129,3 +129,16 @@ def test_catalog_cache_is_used_and_invalidated(run_cli, tmp_path: Path) -> None:
     line = b"(TaskRunner pid=1) RewardServerUnavailable: rm-01:8000\n"
     out = run_cli(["explain", "--rules", str(pack)], stdin=line).stdout.decode()
     assert "Reward server down" in out
+
+
+def test_rule_template_is_a_valid_rule(run_cli, tmp_path: Path) -> None:
+    """docs/rule-template.yaml, copied as CONTRIBUTING.md says, lints clean and diagnoses its example."""
+    pack = tmp_path / "pack" / "flow"
+    pack.mkdir(parents=True)
+    target = pack / "FLOW950-reward-server-unreachable.yaml"
+    target.write_text((ROOT / "docs" / "rule-template.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    lint = run_cli(["rules", "lint", str(tmp_path / "pack")])
+    assert lint.returncode == 0, lint.stdout.decode() + lint.stderr.decode()
+    log = b"(TaskRunner pid=2210) RewardServerUnavailable: rm-01.internal:8000\n"
+    out = run_cli(["explain", "--rules", str(tmp_path / "pack")], stdin=log)
+    assert out.returncode == 1 and b"FLOW950" in out.stdout and b"rm-01.internal:8000" in out.stdout

@@ -31,6 +31,11 @@ def q(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _escape(text: str) -> str:
+    """re.escape, but spaces stay readable (they are only special in verbose mode)."""
+    return re.escape(text).replace("\\ ", " ")
+
+
 def signature_for(text: str, max_len: int = 120) -> str:
     """An escaped, generalized regex for the distinctive start of an error message."""
     text = text.strip()[:max_len]
@@ -41,10 +46,10 @@ def signature_for(text: str, max_len: int = 120) -> str:
             if not any(s < m.end() and m.start() < e for s, e, _ in spans):
                 spans.append((m.start(), m.end(), repl))
     for start, end, repl in sorted(spans):
-        out.append(re.escape(text[pos:start]))
+        out.append(_escape(text[pos:start]))
         out.append(repl.replace("\\\\", "\\"))
         pos = end
-    out.append(re.escape(text[pos:]))
+    out.append(_escape(text[pos:]))
     return "".join(out)
 
 

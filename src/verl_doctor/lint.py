@@ -50,6 +50,7 @@ def lint_dirs(dirs: Sequence[Path], with_builtin: bool = False) -> list[Problem]
 def check_rule(rule: Rule, catalog: Catalog) -> list[Problem]:
     out: list[Problem] = []
     out += check_languages(rule)
+    out += check_unfinished(rule)
     out += check_placeholders(rule)
     out += check_healthy(rule)
     out += check_backtracking(rule)
@@ -68,6 +69,20 @@ def check_languages(rule: Rule) -> list[Problem]:
     texts += [(f"fixes.{i}.step", f.step) for i, f in enumerate(rule.fixes)]
     texts += [(f"pitfalls.{i}", p) for i, p in enumerate(rule.pitfalls)]
     return [_problem(rule, name, "Chinese text (zh) missing") for name, t in texts if not t.get("zh")]
+
+
+def check_unfinished(rule: Rule) -> list[Problem]:
+    """A drafted rule (`explain --draft-rule`) says TODO wherever a person has to write."""
+    texts: list[tuple[str, str]] = [(f"title.{k}", v or "") for k, v in rule.title.items()]
+    texts += [(f"cause.{k}", v or "") for k, v in rule.cause.items()]
+    for i, fix in enumerate(rule.fixes):
+        texts += [(f"fixes.{i}.step.{k}", v or "") for k, v in fix.step.items()]
+    texts += [(f"references.{i}", r) for i, r in enumerate(rule.references)]
+    texts += [(f"examples.no_match.{i}", e) for i, e in enumerate(rule.examples_no_match)]
+    out = [_problem(rule, name, "unfinished: replace the TODO text") for name, t in texts if "TODO" in t]
+    if not any(fix.commands for fix in rule.fixes):
+        out.append(_problem(rule, "fixes", "no fix step has a command to copy"))
+    return out
 
 
 def check_placeholders(rule: Rule) -> list[Problem]:
