@@ -12,7 +12,8 @@ from . import hydra_keys
 _TEXT = {
     "en": {
         "did_you_mean": (
-            "`{key}` is not a verl config key. The nearest real key{s}: use it instead of the misspelt one"
+            "`{key}` is not a verl config key. "
+            "The nearest real key{s}: use {which} instead of the misspelt one"
         ),
         "none": (
             "`{key}` is not a verl config key and no real key is close; "
@@ -51,7 +52,9 @@ def config_key_steps(
     shown = value if value not in (None, "") else "<value>"
     return [
         (
-            text["did_you_mean"].format(key=key, s="s" if len(best) > 1 else ""),
+            text["did_you_mean"].format(
+                key=key, s="s" if len(best) > 1 else "", which="the one you meant" if len(best) > 1 else "it"
+            ),
             tuple(f"{k}={shown}" for k in best),
         )
     ]
