@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -38,6 +39,12 @@ MARKUP = [
     ":thumbs_up:",
     "list[str]",
 ]
+
+
+def interruptible() -> None:
+    """preexec_fn for a child that is sent Ctrl-C: a shell starting the test run in the
+    background sets SIGINT to ignored, and children inherit that; a user's terminal does not."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import MARKUP, TERMINAL_ATTACKS, isolated_env
+from conftest import MARKUP, TERMINAL_ATTACKS, interruptible, isolated_env
 from verl_doctor import sources
 from verl_doctor.engine import diagnose_text
 from verl_doctor.render import github, json_out, markdown
@@ -189,6 +189,7 @@ def test_ctrl_c_mid_match_exits_130(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=isolated_env(tmp_path),
+        preexec_fn=interruptible,
     )
     assert proc.stdin is not None
     line = (f"(WorkerDict pid=1) {OOM}\n" * 2000).encode()

@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from conftest import isolated_env
+from conftest import interruptible, isolated_env
 
 FAKE_TRAIN = r"""
 import os, sys, time
@@ -163,6 +163,7 @@ def test_follow_ctrl_c_prints_the_summary(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=isolated_env(tmp_path),
+        preexec_fn=interruptible,
     )
     assert proc.stderr is not None
     seen, deadline = b"", time.time() + 30

@@ -240,6 +240,8 @@ def _forward_signals(proc: subprocess.Popen[bytes]) -> dict[int, Any]:
     previous: dict[int, Any] = {}
     for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
         try:
+            if signal.getsignal(sig) is signal.SIG_IGN:
+                continue  # ignored where we were started (nohup, a background job): stay so
             previous[sig] = signal.signal(sig, forward)
         except (ValueError, OSError):
             pass
