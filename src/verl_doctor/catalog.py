@@ -25,8 +25,11 @@ from .rules import Rule
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
-    from typing import Any
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
     PathLike = str | os.PathLike[str]
 
@@ -247,70 +250,60 @@ def _write_cache(path: str, data: dict[str, Any]) -> None:
         pass
 
 
-class LazyRules(Sequence[Rule]):
-    """The catalog's rules, each built from its cached data the first time it is used: a paste
-    touches two or three rules, so building all of them would be most of the catalog's cost."""
+class LazyList(Sequence["T"]):  # a string: T exists only for type checkers
+    """Items built from their cached data the first time each is used: a paste touches two or
+    three rules and a few literals' targets, so building all of them would be most of the
+    catalog's cost."""
 
-    def __init__(self, entries: list[dict[str, Any]]) -> None:
-        self._entries = entries
-        self._built: list[Rule | None] = [None] * len(entries)
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def _build(self, index: int) -> Rule:
-        rule = self._built[index]
-        if rule is None:
-            entry = self._entries[index]
-            rule = Rule.from_data(entry["data"], entry["path"], entry["origin"])
-            rule.replaces = entry.get("replaces")
-            rule.position = index
-            self._built[index] = rule
-        return rule
-
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return [self._build(i) for i in range(len(self))[index]]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError("rule index out of range")
-        return self._build(index)
-
-    def __iter__(self) -> Iterator[Rule]:
-        return (self._build(i) for i in range(len(self)))
-
-    def __repr__(self) -> str:
-        return f"LazyRules({len(self)} rules)"
-
-
-class _Targets(Sequence[list[Target]]):
-    """Per-literal targets, turned into `Target` records when a literal is first seen."""
-
-    def __init__(self, raw: list[list[list[Any]]]) -> None:
+    def __init__(self, raw: list[Any], build: Callable[[int, Any], T]) -> None:
         self._raw = raw
-        self._built: dict[int, list[Target]] = {}
+        self._make = build
+        self._built: list[T | None] = [None] * len(raw)
 
     def __len__(self) -> int:
         return len(self._raw)
 
+    def _item(self, index: int) -> T:
+        item = self._built[index]
+        if item is None:
+            item = self._built[index] = self._make(index, self._raw[index])
+        return item
+
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
-            return [self[i] for i in range(len(self))[index]]
-        built = self._built.get(index)
-        if built is None:
-            built = self._built[index] = [Target(*t) for t in self._raw[index]]
-        return built
+            return [self._item(i) for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError("catalog index out of range")
+        return self._item(index)
+
+    def __iter__(self) -> Iterator[T]:
+        return (self._item(i) for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        return f"LazyList({len(self)} items)"
+
+
+def _rule_from_entry(index: int, entry: dict[str, Any]) -> Rule:
+    rule = Rule.from_data(entry["data"], entry["path"], entry["origin"])
+    rule.replaces = entry.get("replaces")
+    rule.position = index
+    return rule
+
+
+def _targets_from_raw(_index: int, raw: list[list[Any]]) -> list[Target]:
+    return [Target(*t) for t in raw]
 
 
 def catalog_from_data(data: dict[str, Any]) -> Catalog:
     return Catalog(
-        rules=LazyRules(data["rules"]),
+        rules=LazyList(data["rules"], _rule_from_entry),
         problems=[Problem(**p) for p in data["problems"]],
         notes=list(data["notes"]),
         anchors=list(data["anchors"]),
         literals=list(data["literals"]),
-        targets=_Targets(data["targets"]),
+        targets=LazyList(data["targets"], _targets_from_raw),
     )
 
 
