@@ -317,30 +317,16 @@ def emit(report: Report, args: Options, stream: TextIO | None = None) -> int:
     return exit_code(report, args)
 
 
-def _render(report: object, args: Options, out: TextIO) -> None:
-    fmt = args.format
-    if fmt == "json":
-        from .render.json_out import render
+def _render(report: Report, args: Options, out: TextIO) -> None:
+    if args.format == "text" and _use_color(args.color, out):
+        from .render.layout import build
+        from .render.terminal import write
 
-        out.write(render(report))  # type: ignore[arg-type]
-    elif fmt == "markdown":
-        from .render.markdown import render as md
+        write(build(report), out)
+        return
+    from .render import render_text
 
-        out.write(md(report))  # type: ignore[arg-type]
-    elif fmt == "github":
-        from .render.github import render as gh
-
-        out.write(gh(report))  # type: ignore[arg-type]
-    else:
-        from .render.layout import build, to_plain
-
-        lines = build(report)  # type: ignore[arg-type]
-        if _use_color(args.color, out):
-            from .render.terminal import write
-
-            write(lines, out)
-        else:
-            out.write(to_plain(lines))
+    out.write(render_text(report, args.format))
 
 
 def _use_color(choice: str, out: TextIO) -> bool:
@@ -354,20 +340,17 @@ def _use_color(choice: str, out: TextIO) -> bool:
         return False
 
 
-def _step_summary(report: object, path: str) -> None:
+def _step_summary(report: Report, path: str) -> None:
     from .render.markdown import render as md
 
     try:
         with open(path, "a", encoding="utf-8") as f:
-            f.write(md(report) + "\n")  # type: ignore[arg-type]
+            f.write(md(report) + "\n")
     except OSError as exc:
         _err(f"warning: cannot append to GITHUB_STEP_SUMMARY ({path}): {exc.strerror}")
 
 
-def exit_code(report: object, args: Options) -> int:
-    from .report import Report
-
-    assert isinstance(report, Report)
+def exit_code(report: Report, args: Options) -> int:
     if args.exit_zero:
         return EXIT_NONE
     known, unknown = bool(report.findings), bool(report.unrecognized)

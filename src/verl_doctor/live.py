@@ -75,7 +75,7 @@ def follow(args: Any, catalog: Catalog, lang: str) -> int:
     try:
         f = open(path, "rb")  # noqa: SIM115 - reopened on rotation
     except OSError as exc:
-        sys.stderr.write(f"verl-doctor: {path}: {(exc.strerror or str(exc)).lower()}\n")
+        sys.stderr.write(f"verl-doctor: {path}: {_reason(exc)}\n")
         return EXIT_USAGE
     scanner = session.scanner(path)
     inode = os.fstat(f.fileno()).st_ino
@@ -167,7 +167,7 @@ def run_command(
             list(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
         )
     except OSError as exc:
-        sys.stderr.write(f"verl-doctor: cannot run {command[0]}: {(exc.strerror or str(exc)).lower()}\n")
+        sys.stderr.write(f"verl-doctor: cannot run {command[0]}: {_reason(exc)}\n")
         if log:
             log.close()
         return 127 if isinstance(exc, FileNotFoundError) else 126
@@ -230,6 +230,10 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+def _reason(exc: OSError) -> str:
+    return (exc.strerror or str(exc)).lower()
+
+
 def _forward_signals(proc: subprocess.Popen[bytes]) -> dict[int, Any]:
     def forward(signum: int, _frame: Any) -> None:
         try:
@@ -261,23 +265,15 @@ def _final_report(report: Any, fmt: str, report_path: str | None, redact: bool) 
         from .redact import redact_report
 
         report = redact_report(report)
-    module = {"json": "json_out", "markdown": "markdown", "github": "github"}.get(fmt)
-    if module is not None:
-        import importlib
+    from .render import render_text
 
-        text = importlib.import_module(f"verl_doctor.render.{module}").render(report)
-    else:
-        from .render.layout import build, to_plain
-
-        text = to_plain(build(report))
+    text = render_text(report, fmt)
     if report_path:
         try:
             with open(report_path, "w", encoding="utf-8") as f:
                 f.write(text)
         except OSError as exc:
-            sys.stderr.write(
-                f"verl-doctor: cannot write {report_path}: {(exc.strerror or str(exc)).lower()}\n"
-            )
+            sys.stderr.write(f"verl-doctor: cannot write {report_path}: {_reason(exc)}\n")
         return
     try:
         sys.stderr.write("\n" + text)
