@@ -104,3 +104,41 @@ def test_background_file_is_shipped() -> None:
     import verl_doctor
 
     assert (Path(verl_doctor.__file__).with_name("data") / "background.txt").is_file()
+
+
+def test_anchor_groups_fit_the_simd_searcher_and_keep_every_anchor() -> None:
+    from verl_doctor.literals import FINGERPRINT, MAX_ANCHORS, anchor_groups
+
+    anchors = load_catalog(include_user=False, use_cache=False).anchors
+    groups = anchor_groups(anchors)
+    assert sorted(a for g in groups for a in g) == sorted(anchors)
+    for group in groups:
+        assert len(group) <= MAX_ANCHORS
+        # one fingerprint length per group: a shorter anchor would loosen every other's
+        assert len({min(len(a.encode()), FINGERPRINT) for a in group}) == 1
+
+
+@pytest.mark.parametrize("count", [16, 21, 32, 33, 50, 64])
+def test_anchor_groups_put_alike_fingerprints_in_one_bucket(count: int) -> None:
+    """The searcher puts anchor i of a group in bucket B - 1 - i % B (B = 8 up to 32 anchors,
+    else 16): each bucket must get a run of neighbours in fingerprint order."""
+    from verl_doctor.literals import anchor_groups
+
+    anchors = [f"{chr(65 + i // 3)}{chr(97 + i % 3)}-anchor" for i in range(count)]  # in order
+    (group,) = anchor_groups(anchors)
+    assert sorted(group) == sorted(anchors)
+    buckets = 8 if count <= 32 else 16
+    members: dict[int, list[int]] = {}
+    for i, a in enumerate(group):
+        members.setdefault(buckets - 1 - i % buckets, []).append(sorted(anchors).index(a))
+    for ranks in members.values():
+        assert ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+def test_choose_anchors_avoid_starts_common_in_healthy_text() -> None:
+    """The searcher verifies every position where an anchor's first bytes fit: an anchor
+    starting like everyday text ("torch") would be verified all the time."""
+    background = "(WorkerDict pid=7) torch.compile torch_dtype torch.float32 torch.cuda\n" * 50
+    anchors = choose_anchors(["torch.OutOfMemoryError"], background)
+    assert anchors and all(not a.startswith(("torc", "orch", "rch.", "ch.")) for a in anchors)
+    assert all(a in "torch.OutOfMemoryError" for a in anchors)
