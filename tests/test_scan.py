@@ -80,3 +80,73 @@ def test_python_fallback_prefilter_gives_the_same_findings(monkeypatch: pytest.M
     session = Session(CATALOG)
     assert session.searcher.backend == "python-re"
     assert _scan(_log(50, 20)) == [("FLOW004", 21)]
+
+
+def test_anchor_across_a_thread_slice_boundary_is_found() -> None:
+    """A block this large is searched in one slice per thread; an anchor that starts just
+    before a slice ends must still be found, and found once."""
+    searcher = Session(CATALOG).searcher
+    anchor = next(a for a in CATALOG.anchors if len(a) >= 6).encode()
+    size = 2 * 1024 * 1024
+    for shift in range(1, len(anchor) + 1):
+        block = bytearray(b"x" * size)
+        at = size // 2 - shift  # crosses the middle cut (two or more threads)
+        block[at : at + len(anchor)] = anchor
+        assert searcher.collect(searcher.submit(memoryview(block))) == searcher.starts(bytes(block)) == [at]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "CUDA out of memory",
+        # normalizing joins these into the literal, so the early check must see them joined
+        "CUDA out of \x1b[31mmemory\x1b[0m",
+        "CUDA out of [1;31mmemory[0m",
+        "[CUDA](https://example.org/oom) out of memory",
+        "CUDA out [repeated 3x across cluster] of memory",
+    ],
+)
+def test_early_drop_keeps_what_normalizing_turns_into_a_literal(line: str) -> None:
+    from verl_doctor.prefilter import BlockSearcher, LineSearcher
+    from verl_doctor.scan import LineScanner
+
+    scanner = LineScanner(BlockSearcher(["CUDA"]), "log", LineSearcher(["CUDA out of memory"]))
+    (got,) = scanner.feed((line + "\n").encode())
+    assert "CUDA out of memory" in got.text
+
+
+def test_early_drop_drops_an_anchor_without_its_literal() -> None:
+    from verl_doctor.prefilter import BlockSearcher, LineSearcher
+    from verl_doctor.scan import LineScanner
+
+    data = b"enable CUDA graph\nCUDA out of memory\n"
+    kept = LineScanner(BlockSearcher(["CUDA"]), "log", LineSearcher(["CUDA out of memory"])).feed(data)
+    assert [(ln.number, ln.text) for ln in kept] == [(2, "CUDA out of memory")]
+    assert len(list(LineScanner(BlockSearcher(["CUDA"]), "log").feed(data))) == 2
+
+
+def _findings(data: bytes, early_drop: bool) -> list[tuple[str, int, str]]:
+    from verl_doctor.scan import LineScanner
+
+    session = Session(CATALOG)
+    scanner = LineScanner(session.searcher, "log", session.analyzer.searcher if early_drop else None)
+    session.feed(scanner, data)
+    session.finish(scanner)
+    return [(f.rule, f.first_line, f.evidence[0].text) for f in session.report().findings]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "(WorkerDict pid=9) " + OOM,
+        "(WorkerDict pid=9) torch.OutOfMemoryError: CUDA out of \x1b[31mmemory\x1b[0m. Tried to allocate 1 GiB",
+        "(WorkerDict pid=9) " + OOM + " [repeated 7x across cluster]",
+        "See [docs](https://verl.readthedocs.io/en/latest/faq.html) " + OOM,
+        "Error executing job with overrides: ['trainer.n_gpus_per_node=8']",
+        "(TaskRunner pid=1) WARNING: enable CUDA graph for speed",
+    ],
+)
+def test_dropping_segments_without_a_literal_changes_no_finding(line: str) -> None:
+    """The whole catalog, with and without the early drop: the same findings."""
+    data = ("\n".join([HEALTHY.format(i) for i in range(5)] + [line, HEALTHY.format(6)]) + "\n").encode()
+    assert _findings(data, early_drop=True) == _findings(data, early_drop=False)

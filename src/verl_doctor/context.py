@@ -52,6 +52,7 @@ class ContextCollector:
         self.entry_point: str | None = None
         self.command: str | None = None
         self._section: str | None = None
+        self._last_command = ""
 
     def add(self, line: Line) -> None:
         text = line.text
@@ -111,8 +112,9 @@ class ContextCollector:
 
     def _command(self, line: Line) -> None:
         m = _ENTRY.search(line.text)
-        if not m:
-            return
+        if not m or line.text == self._last_command:
+            return  # a relaunch echoes the same command: parsing it again adds nothing
+        self._last_command = line.text
         if self.entry_point is None:
             self.entry_point = m.group("entry")
             self.command = line.text[:2000]

@@ -38,7 +38,7 @@ class Session:
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
             self.sources.append(name)
-        return LineScanner(self.searcher, name)
+        return LineScanner(self.searcher, name, self.analyzer.searcher)
 
     def feed(
         self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None

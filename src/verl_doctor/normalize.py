@@ -51,6 +51,9 @@ _SHELL_TRACE = re.compile(r"^\+{1,4} ")
 # Ray prefixes without a pid; any other bare "(word)" prefix (a conda env in a shell prompt) is
 # stripped but not taken for a worker.
 _PIDLESS_ACTORS = {"raylet", "gcs_server", "autoscaler", "monitor", "dashboard"}
+# Besides colour codes and the line's start, `normalize` rewrites text only where one of these
+# occurs (links, Ray's repeat counts, Hydra's override list).
+REWRITE_MARKERS = ("](http", "[repeated ", "Error executing job with overrides")
 
 
 @record(frozen=True)

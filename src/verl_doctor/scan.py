@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .normalize import Line, normalize
-from .prefilter import BlockSearcher
+from .normalize import REWRITE_MARKERS, Line, normalize, strip_ansi
+from .prefilter import BlockSearcher, LineSearcher
 
 MAX_CARRY = 1024 * 1024  # longest partial line kept between blocks
 OVERLAP = 4096  # bytes of an over-long line kept so a literal across a window edge is found
@@ -29,8 +29,9 @@ DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 class LineScanner:
     """Cuts candidate lines out of one source's byte stream."""
 
-    def __init__(self, searcher: BlockSearcher, source: str) -> None:
+    def __init__(self, searcher: BlockSearcher, source: str, literals: LineSearcher | None = None) -> None:
         self.searcher = searcher
+        self.literals = literals  # when given, segments holding none of them are dropped early
         self.source = source
         self.line_no = 1  # number of the first line in the carry
         self._carry = b""
@@ -91,6 +92,15 @@ class LineScanner:
             yield from self._scan(buf, 0, len(buf))
         self._long_prefix = None
 
+    def _may_match(self, raw: str) -> bool:
+        """False when no literal can occur in the normalized segment: most anchor hits in
+        healthy text are not a literal (an anchor is a short piece of one), and deciding that
+        here costs a tenth of normalizing the line. Colour codes may split a literal, so they
+        are stripped first; a segment that normalizing rewrites otherwise is always kept."""
+        text = strip_ansi(raw) if "\x1b" in raw or "[" in raw or "\x9b" in raw else raw
+        assert self.literals is not None
+        return self.literals.any(text) or any(m in text for m in REWRITE_MARKERS)
+
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
         if len(buf) <= MAX_CARRY:
@@ -147,6 +157,8 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
+            if self.literals is not None and not self._may_match(raw):
+                continue
             yield normalize(self.source, line_no, raw, prefix)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)
