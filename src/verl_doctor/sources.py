@@ -96,7 +96,7 @@ class Source:
                 n += got
                 if self.interactive:
                     break
-        except BaseException as exc:  # noqa: BLE001 - on the reader thread: handed to the caller
+        except Exception as exc:  # noqa: BLE001 - on the reader thread: handed to the caller
             return n, exc
         finally:
             view.release()
@@ -119,7 +119,7 @@ class Source:
         result: list[tuple[int, BaseException | None]] = []
 
         def start_reading(buf: bytearray) -> threading.Thread:
-            # A daemon thread: one left blocked on a pipe must not hold up the exit.
+            # A daemon thread: a caller that stops early (Ctrl-C) never waits for it at exit.
             reader = threading.Thread(target=lambda: result.append(self._fill(readinto, buf)), daemon=True)
             reader.start()
             return reader
