@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from conftest import ROOT, isolated_env
 
 OOM = (
@@ -172,3 +174,31 @@ def test_shipped_example_log(run_cli) -> None:
     report = json.loads(r.stdout)
     assert report["findings"][0]["rule"] == "FLOW004"
     assert report["findings"][0]["count"] == 8
+
+
+@pytest.mark.parametrize(
+    ("args", "where", "says"),
+    [
+        (["rules", "--bogus"], "verl-doctor rules", "No such option: --bogus"),
+        (["rules", "show"], "verl-doctor rules show", "Missing argument"),
+        (["env", "--timeout", "soon"], "verl-doctor env", "--timeout"),
+        (["env", "--format", "yaml"], "verl-doctor env", "yaml"),
+        (["nosuch"], "verl-doctor", "No such command 'nosuch'"),
+        (["explain", "--format", "yaml"], "verl-doctor explain", "yaml"),
+    ],
+)
+def test_every_command_reports_a_usage_error_in_one_line(run_cli, args, where, says) -> None:
+    r = run_cli(args)
+    err = r.stderr.decode()
+    assert r.returncode == 2 and not r.stdout
+    assert err.count("\n") == 1 and err.startswith(f"{where}: error: ") and says in err, err
+    assert err.rstrip().endswith("--help)") and "Traceback" not in err
+
+
+def test_commands_keep_their_exit_codes(run_cli) -> None:
+    assert run_cli(["rules", "show", "NOPE"]).returncode == 2
+    assert run_cli(["run"]).returncode == 2
+    assert run_cli(["run", "--", sys.executable, "-c", "raise SystemExit(7)"]).returncode == 7
+    assert run_cli(["rules", "show", "FLOW004"]).returncode == 0
+    bare = run_cli([])  # no command: the help, as a usage error
+    assert bare.returncode == 2 and b"Commands:" in bare.stderr

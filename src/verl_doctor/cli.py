@@ -4,6 +4,7 @@ argparse parser is the single definition of its options). Glue only: the work is
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import typer
 
@@ -51,9 +52,40 @@ def run_app(args: Sequence[str]) -> int:
         cli_rules,  # noqa: F401  (registers `rules`)
     )
 
+    # click's error classes: typer vendors click from 0.20 on and only exports their subclasses
+    # (BadParameter is a UsageError, which is a ClickException), so find them through it.
+    bases: dict[str, Any] = {c.__name__: c for c in typer.BadParameter.__mro__}
+    usage_error, click_error = bases["UsageError"], bases["ClickException"]
     try:
-        app(args=list(args), prog_name="verl-doctor")
-    except SystemExit as exc:  # typer reports usage errors itself and exits 2
-        code = exc.code
-        return code if isinstance(code, int) else (0 if code is None else 2)
-    return 0
+        # Not standalone: click raises its errors here instead of printing a usage block, and
+        # returns the code of a `typer.Exit`.
+        code = app(args=list(args), prog_name="verl-doctor", standalone_mode=False)
+    except usage_error as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `verl-doctor rules` alone: the help
+            _err(exc.format_message())
+            return 2
+        # One line, like `explain`'s: `verl-doctor rules: error: No such option: --x (see ... --help)`
+        ctx = getattr(exc, "ctx", None)
+        where = ctx.command_path if ctx is not None else "verl-doctor"
+        _err(f"{where}: error: {exc.format_message()} (see {where} --help)")
+        return 2
+    except click_error as exc:
+        _err(f"verl-doctor: error: {exc.format_message()}")
+        return int(exc.exit_code)
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except typer.Abort:
+        return 130  # Ctrl-C while typer was parsing or prompting
+    except SystemExit as exc:
+        status = exc.code
+        return status if isinstance(status, int) else (0 if status is None else 2)
+    return code if isinstance(code, int) else 0
+
+
+def _err(message: str) -> None:
+    import sys
+
+    try:
+        sys.stderr.write(message + "\n")
+    except (OSError, ValueError):
+        pass
