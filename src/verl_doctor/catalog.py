@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     PathLike = str | os.PathLike[str]
 
-CACHE_FORMAT = 5
+CACHE_FORMAT = 6
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _BACKGROUND = os.path.join(_HERE, "data", "background.txt")
 

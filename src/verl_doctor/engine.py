@@ -95,8 +95,10 @@ class Session:
     def report(self) -> Report:
         findings, unrecognized, context = self.analyzer.report_parts()
         notes = tuple(self.catalog.notes) + tuple(self.analyzer.timeouts)
+        severity = {r.id: r.severity for r in self.catalog.rules}
         return Report(
-            findings=tuple(findings),
+            findings=tuple(f for f in findings if severity.get(f.rule) != "warning"),
+            warnings=tuple(f for f in findings if severity.get(f.rule) == "warning"),
             unrecognized=tuple(unrecognized),
             context=context,
             sources=tuple(self.sources),

@@ -96,6 +96,9 @@ class Report:
     notes: tuple[str, ...] = ()  # catalog notes (user rules replacing built-ins), rule timeouts
     input_errors: tuple[InputNote, ...] = ()
     lang: str = "en"
+    # Warning-level findings: what verl and its libraries warn before a failure (a pad token
+    # set for you, prompts truncated); they never make the run count as failed by themselves.
+    warnings: tuple[Finding, ...] = ()
 
     @property
     def exit_code(self) -> int:
@@ -105,14 +108,15 @@ class Report:
         return 3 if self.unrecognized else 0
 
     def to_dict(self) -> dict[str, Any]:
-        findings = []
-        for f in self.findings:
+        def finding_dict(f: Finding) -> dict[str, Any]:
             d = asdict(f)
             d["facts"] = dict(f.facts)
-            findings.append(d)
+            return d
+
         return {
             "schema_version": SCHEMA_VERSION,
-            "findings": findings,
+            "findings": [finding_dict(f) for f in self.findings],
+            "warnings": [finding_dict(f) for f in self.warnings],
             "unrecognized": [asdict(u) for u in self.unrecognized],
             "context": self.context,
             "sources": list(self.sources),

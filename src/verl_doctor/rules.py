@@ -58,6 +58,8 @@ class Rule:
     examples_no_match: tuple[str, ...]
     handbook: str | None = None
     suggest: str | None = None
+    severity: str = "error"  # or "warning": reported apart, does not fail the run by default
+    sources: tuple[str, ...] = ()  # `project@version path: text` of the statements printing it
     path: str = ""
     origin: str = "built-in"
     replaces: str | None = None
@@ -88,6 +90,8 @@ class Rule:
             examples_no_match=tuple(data["examples"]["no_match"]),
             handbook=data.get("handbook"),
             suggest=data.get("suggest"),
+            severity=data.get("severity", "error"),
+            sources=tuple(data.get("sources", ())),
             path=path,
             origin=origin,
         )

@@ -14,6 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 CATEGORY_PREFIX = {"env": "ENV", "config": "CFG", "flow": "FLOW", "distributed": "DIST"}
 Category = Literal["env", "config", "flow", "distributed"]
 Confidence = Literal["medium", "low"]
+Severity = Literal["error", "warning"]
+# `project@version path: text as printed`, e.g.
+# `verl@0.4.1 verl/trainer/ppo/ray_trainer.py: ValueError: Total available GPUs {n} is less than ...`
+SOURCE_PATTERN = r"^[\w.-]+@[\w.+-]+ [^\s:]+(?::\d+)?: \S[\s\S]*$"
 
 
 class _Strict(BaseModel):
@@ -70,6 +74,11 @@ class RuleSpec(_Strict):
     symptom: bool = Field(
         default=False, description="True when this error is usually the echo of another failure."
     )
+    severity: Severity = Field(
+        default="error",
+        description="'warning' for messages printed before a failure (or by runs that go on): "
+        "they are reported apart from errors and do not change the exit code unless asked.",
+    )
     signatures: Annotated[list[str], Field(min_length=1, description="Regexes; any match is a hit.")]
     exclude: list[str] = Field(default_factory=list, description="Regexes that veto a line.")
     literals: list[str] = Field(
@@ -91,6 +100,12 @@ class RuleSpec(_Strict):
     fixes: Annotated[list[FixStep], Field(min_length=1)]
     pitfalls: list[Text] = Field(default_factory=list)
     references: Annotated[list[str], Field(min_length=1)]
+    sources: list[Annotated[str, Field(pattern=SOURCE_PATTERN)]] = Field(
+        default_factory=list,
+        description="The statements that print this rule's messages, as "
+        "'project@version path: text as printed' with {name} placeholders ({name=sample} "
+        "gives the sample value the catalog test fills in); each must give this rule first.",
+    )
     examples: Examples
 
     @field_validator("signatures", "exclude", "facts", "literals")
