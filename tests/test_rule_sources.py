@@ -23,16 +23,15 @@ _CASES = [
 def test_source_message_gives_its_rule_first(code: str, entry: str) -> None:
     log = as_log(parse_source(entry))
     report = diagnose_text(log, _CATALOG)
-    rule = _CATALOG.by_id(code)
-    assert rule is not None
-    found = [f.rule for f in (report.warnings if rule.severity == "warning" else report.findings)]
+    # A warning-level message on its own (nothing failed) is reported as a warning.
+    found = [f.rule for f in report.findings] or [f.rule for f in report.warnings]
     assert found and found[0] == code, f"expected {code} first, got {found} for:\n{log}"
 
 
 def test_parse_source_splits_origin_and_text() -> None:
     msg = parse_source("verl@0.4.1 verl/trainer/ppo/ray_trainer.py: ValueError: a {n} b")
     assert (msg.project, msg.version, msg.path, msg.text) == (
-        "verl@0.4.1".split("@")[0],
+        ["verl", "0.4.1"][0],
         "0.4.1",
         "verl/trainer/ppo/ray_trainer.py",
         "ValueError: a {n} b",

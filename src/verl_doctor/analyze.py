@@ -23,7 +23,7 @@ from .context import ContextCollector
 from .fingerprint import fingerprint
 from .normalize import Line, Worker
 from .prefilter import LineSearcher
-from .records import field, record
+from .records import field, record, replace
 from .rules import Rule, pick
 from .templates import fill_placeholders
 from .versions import satisfies
@@ -41,6 +41,7 @@ MAX_ENVELOPES = 64
 FRAME_LOOKBACK = 80
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
+_CONFIG_CHECK_TYPES = {"AssertionError", "ValueError", "TypeError", "KeyError", "NotImplementedError"}
 
 
 @record
@@ -67,6 +68,8 @@ class _RuleState:
     groups: dict[str, str] = field(default_factory=dict)
     phase: str | None = None
     phase_detail: str | None = None
+    basis: str = "message"  # what the leading evidence is: message | envelope | clue | exception
+    last_line: int = 0
 
 
 @record
@@ -86,6 +89,7 @@ class Analyzer:
         self.lang = lang
         self.searcher = LineSearcher(catalog.literals)
         self.states: dict[str, _RuleState] = {}
+        self.warning_states: dict[str, _RuleState] = {}  # hits of warning-level messages
         self.context = ContextCollector()
         self.lines_seen = 0
         self.timeouts: list[str] = []
@@ -97,6 +101,7 @@ class Analyzer:
         self._clue_hits: dict[tuple[int, int], dict[int, list[int]]] = {}
         self._facts: dict[int, list[tuple[int, dict[str, str]]]] = {}
         self.sources_order: list[str] = []
+        self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
 
     # ------------------------------------------------------------------ per line
 
@@ -136,10 +141,14 @@ class Analyzer:
         hit_any = False
         for ri, sig_idx in sigs.items():
             rule = self.catalog.rules[ri]
-            groups = self._matches(rule, line, sig_idx)
-            if groups is not None:
+            matched = self._matches(rule, line, sig_idx)
+            if matched is not None:
                 hit_any = True
-                if self._record(rule, line, "medium" if env is not None else "high", groups):
+                groups, si = matched
+                conf = "medium" if env is not None else "high"
+                if rule.is_warning(si):
+                    self._record(rule, line, conf, groups, states=self.warning_states)
+                elif self._record(rule, line, conf, groups):
                     new.append(rule.id)
         for t in clues:
             rule = self.catalog.rules[t.rule]
@@ -172,26 +181,38 @@ class Analyzer:
                 self.timeouts.append(f"rule {rule.id} timed out on line {line.number} of {line.source}")
             return None
 
-    def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> dict[str, str] | None:
-        """The named groups of the first signature that matches, or None (also when excluded)."""
+    def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> tuple[dict[str, str], int] | None:
+        """The named groups and index of the first signature that matches, or None (also when
+        excluded)."""
         match = None
+        i = -1
         for i in sorted(sig_idx):
             match = self._search(rule, rule.signature_re(i), line.text, line)
             if match:
                 break
         if not match or self._excluded(rule, line):
             return None
-        return {k: v for k, v in match.groupdict().items() if v}
+        return {k: v for k, v in match.groupdict().items() if v}, i
 
     def _excluded(self, rule: Rule, line: Line) -> bool:
         return any(self._search(rule, ex, line.text, line) for ex in rule.exclude_res)
 
-    def _record(self, rule: Rule, line: Line, conf: str, groups: dict[str, str] | None = None) -> bool:
-        """Add a hit; True when it is the rule's first."""
-        state = self.states.get(rule.id)
+    def _record(
+        self,
+        rule: Rule,
+        line: Line,
+        conf: str,
+        groups: dict[str, str] | None = None,
+        basis: str | None = None,
+        states: dict[str, _RuleState] | None = None,
+    ) -> bool:
+        """Add a hit; True when it is the rule's first. `basis` says what the hit rests on when it
+        is not the rule's own message (medium confidence otherwise means a Ray envelope)."""
+        states = self.states if states is None else states
+        state = states.get(rule.id)
         is_new = state is None
         if state is None:
-            state = self.states[rule.id] = _RuleState(rule)
+            state = states[rule.id] = _RuleState(rule)
         for k, v in (groups or {}).items():
             state.groups.setdefault(k, v)
         if state.first is None or _CONF_RANK[conf] < _CONF_RANK[state.first_conf]:
@@ -199,6 +220,7 @@ class Analyzer:
             state.first, state.first_conf = line, conf
             state.evidence, state.evidence_worker = [line], line.worker
             state.phase = None
+            state.basis = basis or ("message" if conf == "high" else "envelope")
         elif (
             conf == state.first_conf
             and line.worker == state.evidence_worker
@@ -208,7 +230,8 @@ class Analyzer:
         ):
             state.evidence.append(line)
         state.best_conf = state.first_conf
-        self._count(state, line, conf)
+        state.last_line = max(state.last_line, line.number)
+        self._count(state, line, conf if basis is None else "high")
         if state.phase is None and conf == state.first_conf:
             state.phase, state.phase_detail = self._frame_phase(line)
         return is_new
@@ -278,7 +301,7 @@ class Analyzer:
             return None
         if self._excluded(rule, line):
             return None
-        return rule.id if self._record(rule, line, clue.confidence) else None
+        return rule.id if self._record(rule, line, clue.confidence, basis="clue") else None
 
     def _fact(self, ri: int, line: Line) -> None:
         rule = self.catalog.rules[ri]
@@ -295,6 +318,8 @@ class Analyzer:
             self._echoes.append((line, env.inner or None))
             return
         exc = exception_line(line.text)
+        if (exc is not None or "System error: " in line.text) and self._fallback(line, exc):
+            return
         if exc is None:
             if is_echo(line.text):
                 self._echoes.append((line, None))
@@ -315,14 +340,35 @@ class Analyzer:
                 deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
         self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
 
+    def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
+        """Credit an exception no signature knows to the rule its class and names point at."""
+        from .fallbacks import classify as classify_exception
+
+        found = classify_exception(exc.message if exc else line.text, exc.type if exc else None)
+        if found is None:
+            return False
+        if self._rule_index is None:
+            self._rule_index = {r.id: r for r in self.catalog.rules}
+        rule = self._rule_index.get(found.code)
+        if rule is None:
+            return False
+        self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
+        return True
+
     # ------------------------------------------------------------------ report
 
-    def report_parts(self) -> tuple[list[Any], list[Any], dict[str, Any]]:
+    def report_parts(
+        self, line_totals: dict[str, int] | None = None
+    ) -> tuple[list[Any], list[Any], list[Any], dict[str, Any]]:
+        """(findings, warnings, unrecognized, context); `line_totals` (lines per source) lets a
+        warning that ends its log stand for the hang that followed it."""
         from .report import Evidence, Finding, FixOut, Unrecognized, WorkerRef
 
         context = self.context.to_dict()
         findings: list[Finding] = []
-        for state in self.states.values():
+        states = [(s, "error") for s in self.states.values()]
+        states += [(s, "warning") for s in self.warning_states.values() if s.rule.id not in self.states]
+        for state, severity in states:
             rule, first = state.rule, state.first
             assert first is not None
             groups = dict(state.groups)
@@ -360,16 +406,45 @@ class Analyzer:
                     facts=tuple(sorted(groups.items())),
                     origin=rule.origin,
                     replaces=rule.replaces,
+                    basis=state.basis,
+                    severity=severity,
                 )
             )
         order = {s: i for i, s in enumerate(self.sources_order)}
-        findings.sort(
-            key=lambda f: (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line)
-        )
-        if any(f.confidence == "high" and not f.symptom for f in findings):
+
+        def rank(f: Finding) -> tuple[object, ...]:
+            return (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line)
+
+        findings.sort(key=rank)
+        warnings = [f for f in findings if f.severity == "warning"]
+        findings = [f for f in findings if f.severity != "warning"]
+        # An answer from the exception's class alone yields to a rule that explains the same line.
+        explained = {
+            (e.source, e.line) for f in findings if not f.basis.startswith("exception") for e in f.evidence
+        }
+        findings = [
+            f
+            for f in findings
+            if not (f.basis.startswith("exception") and (f.source, f.first_line) in explained)
+        ]
+        promoted = self._promoted_warnings(warnings, findings, line_totals or {})
+        warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
+        errors = findings
+        weak = [f for f in errors if f.confidence == "low"]
+        if weak and (
+            any(f.confidence == "high" and not f.symptom for f in errors)
+            or (self._unknown and not any(f.confidence == "medium" and not f.symptom for f in errors))
+        ):
             # Low-confidence findings are guesses from traceback shape for when the decisive
-            # message was cut off; once a decisive message is in the log they only add noise.
+            # message was cut off. Once a decisive message is in the log, known or not, a guess
+            # must not stand above it: a known one makes them noise, an unknown one keeps them
+            # only as a hint on it.
             findings = [f for f in findings if f.confidence != "low"]
+        else:
+            weak = []
+        hint = None
+        if weak and self._unknown:
+            hint = "possibly related: " + "; ".join(f"{f.rule} {f.title}" for f in weak)
         unrecognized = [
             Unrecognized(
                 u.line.source,
@@ -381,12 +456,49 @@ class Analyzer:
                 u.phase,
                 u.verl_frame,
                 fingerprint(u.exc.type, u.exc.message),
+                _join_hints(self._config_hint(u), hint if i == 0 else None),
             )
-            for u in self._unknown.values()
+            for i, u in enumerate(self._unknown.values())
         ]
         if not findings and not unrecognized:
             unrecognized = self._echo_entries(Unrecognized)
-        return findings, unrecognized, context
+        return sorted(findings + promoted, key=rank), warnings, unrecognized, context
+
+    def _promoted_warnings(self, warnings: list[Any], errors: list[Any], totals: dict[str, int]) -> list[Any]:
+        """Warnings that stand for the failure: with no known error, a warning is the best
+        answer when the log shows a failure no rule explains (low confidence), or when it is
+        the last thing a log printed and its rule says such a warning precedes a hang."""
+        if not warnings or any(not f.symptom for f in errors):
+            return []
+        failed = bool(self._unknown or self._echoes)
+        out = []
+        for f in warnings:
+            state = self.warning_states[f.rule]
+            last = state.evidence[-1].number if state.evidence else f.first_line
+            at_end = state.rule.fatal_at_end is not None and (
+                totals.get(f.source, last) - max(last, state.last_line) <= state.rule.fatal_at_end
+            )
+            if at_end:  # the rule holds such a warning to precede a hang: as sure as its hit
+                out.append(replace(f, basis=f"warning: {f.basis}"))
+            elif failed and state.rule.fatal_at_end is None:
+                out.append(replace(f, confidence="low", basis=f"warning: {f.basis}"))
+        return out
+
+    def _config_hint(self, u: _Unknown) -> str | None:
+        """An error verl raised that names config options: say which, so the user knows where to look."""
+        if u.verl_frame is None or u.exc.type not in _CONFIG_CHECK_TYPES:
+            return None
+        from .hydra_keys import keys_named_in
+
+        named = keys_named_in(u.exc.message, self.context.to_dict().get("versions", {}).get("verl"))
+        if not named:
+            return None
+        return (
+            f"raised by verl's own check ({u.verl_frame}); it names the config option"
+            + ("s " if len(named) > 1 else " ")
+            + ", ".join(named)
+            + ": check the value you set"
+        )
 
     def _echo_entries(self, cls: Any) -> list[Any]:
         """Only envelopes and echoes survived: say what is known and where to look."""
@@ -445,6 +557,10 @@ class Analyzer:
             commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
             out.append(cls(fill_placeholders(pick(fix.step, self.lang), groups), commands, fix.verl, notes))
         return out
+
+
+def _join_hints(*hints: str | None) -> str | None:
+    return "; ".join(h for h in hints if h) or None
 
 
 def _short_path(path: str) -> str:

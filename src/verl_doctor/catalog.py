@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     PathLike = str | os.PathLike[str]
 
-CACHE_FORMAT = 6
+CACHE_FORMAT = 7
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _BACKGROUND = os.path.join(_HERE, "data", "background.txt")
 
@@ -371,7 +371,7 @@ def _literal_table(entries: list[dict[str, Any]]) -> tuple[list[str], list[list[
     for ri, entry in enumerate(entries):
         data = entry["data"]
         declared = data.get("literals") or []
-        for si, sig in enumerate(data["signatures"]):
+        for si, sig in enumerate(data["signatures"] + data.get("warnings", [])):
             add(sorted(required_literals(sig) or declared), [ri, "sig", si])
         for ci, clue in enumerate(data.get("clues", [])):
             for pi, pat in enumerate(clue["all"]):

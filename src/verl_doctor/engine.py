@@ -34,6 +34,7 @@ class Session:
         self.sources: list[str] = []
         self.input_errors: list[InputNote] = []
         self.lines = 0
+        self.line_totals: dict[str, int] = {}
 
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
@@ -49,6 +50,9 @@ class Session:
     def finish(self, scanner: LineScanner) -> list[tuple[str, Line]]:
         found = self._lines(scanner.finish())
         self.lines += max(scanner.line_no - 1, 0)
+        self.line_totals[scanner.source] = self.line_totals.get(scanner.source, 0) + max(
+            scanner.line_no - 1, 0
+        )
         return found
 
     def _lines(self, lines: Iterator[Line]) -> list[tuple[str, Line]]:
@@ -93,12 +97,11 @@ class Session:
         self.input_errors.append(InputNote(source, message))
 
     def report(self) -> Report:
-        findings, unrecognized, context = self.analyzer.report_parts()
+        findings, warnings, unrecognized, context = self.analyzer.report_parts(self.line_totals)
         notes = tuple(self.catalog.notes) + tuple(self.analyzer.timeouts)
-        severity = {r.id: r.severity for r in self.catalog.rules}
         return Report(
-            findings=tuple(f for f in findings if severity.get(f.rule) != "warning"),
-            warnings=tuple(f for f in findings if severity.get(f.rule) == "warning"),
+            findings=tuple(findings),
+            warnings=tuple(warnings),
             unrecognized=tuple(unrecognized),
             context=context,
             sources=tuple(self.sources),

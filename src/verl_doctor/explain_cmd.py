@@ -75,8 +75,8 @@ OPTIONS = (
     Opt(
         ("--fail-on",),
         "choice",
-        "what makes the exit code non-zero (default: any)",
-        ("any", "known", "unrecognized"),
+        "what makes the exit code non-zero (default: any error; 'warning': warnings too)",
+        ("any", "known", "unrecognized", "warning"),
         "any",
     ),
     Opt(("--no-step-summary",), "flag", "do not append the markdown report to $GITHUB_STEP_SUMMARY"),
@@ -358,4 +358,6 @@ def exit_code(report: Report, args: Options) -> int:
         return EXIT_KNOWN if known else EXIT_NONE
     if args.fail_on == "unrecognized":
         return EXIT_UNRECOGNIZED if unknown else EXIT_NONE
+    if args.fail_on == "warning" and report.warnings and report.exit_code == EXIT_NONE:
+        return EXIT_KNOWN
     return report.exit_code

@@ -142,3 +142,30 @@ def overrides_in(commands: Iterable[str]) -> list[tuple[str, bool]]:
             if "." in key and key.split(".", 1)[0] in groups and (key, appended) not in out:
                 out.append((key, appended))
     return out
+
+
+def keys_named_in(message: str, verl_version: str | None = None, limit: int = 4) -> list[str]:
+    """Config options a message names, as full dotted keys: a dotted key written out, or an
+    option's own name (`ppo_mini_batch_size`) with the few keys that end in it."""
+    import re
+
+    version = version_for(verl_version)
+    pool = _leaves(version)
+    by_leaf: dict[str, list[str]] = {}
+    for key in pool:
+        by_leaf.setdefault(key.rpartition(".")[2], []).append(key)
+    out: list[str] = []
+    for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
+        token = token.removeprefix("config.").removeprefix("self.config.")
+        if token in pool:
+            found = [token]
+        elif "_" in token and len(token) >= 6:
+            found = sorted(by_leaf.get(token.rpartition(".")[2], []))
+            if len(found) > 3:
+                found = [token.rpartition(".")[2]]
+        else:
+            found = []
+        for key in found:
+            if key not in out:
+                out.append(key)
+    return out[:limit]

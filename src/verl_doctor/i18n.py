@@ -38,6 +38,13 @@ _WORDS = {
         "hint": "look",
         "replaces": "user rule, replaces the built-in rule",
         "unknown_only": "no known error; exceptions no rule knows",
+        "possibly": "possibly",
+        "basis_envelope": "weaker evidence: only a Ray wrapper names the exception type",
+        "basis_exception": "weaker evidence: recognised from {detail}, not from a message a rule knows",
+        "basis_clue": "weak evidence: a clue from the traceback, the decisive message is not in the log",
+        "basis_warning": "weak evidence: a warning printed before the failure, not the failure itself",
+        "warnings": "Warnings (printed before a failure; they do not fail the run)",
+        "warning": "warning",
     },
     "zh": {
         "cause": "原因",
@@ -69,6 +76,13 @@ _WORDS = {
         "hint": "提示",
         "replaces": "用户规则，替换内置规则",
         "unknown_only": "没有已知错误；以下异常没有规则能识别",
+        "possibly": "可能是",
+        "basis_envelope": "证据较弱：只有 Ray 的包装行给出了异常类型",
+        "basis_exception": "证据较弱：依据 {detail} 识别，而不是规则已知的报错文本",
+        "basis_clue": "证据弱：来自调用栈的线索，日志中没有决定性的报错",
+        "basis_warning": "证据弱：这是故障之前打印的警告，而不是故障本身",
+        "warnings": "警告（在故障之前打印；它们本身不会使运行失败）",
+        "warning": "警告",
     },
 }
 
@@ -82,6 +96,14 @@ def choose_lang(flag: str | None = None, environ: dict[str, str] | None = None) 
         if value:
             return "zh" if value.lower().startswith("zh") else "en"
     return "en"
+
+
+def basis_note(basis: str, lang: str) -> str | None:
+    """How sure a finding is, in words, when it does not rest on the rule's own message."""
+    w = words(lang)
+    kind, _, detail = basis.partition(": ")
+    note = w.get(f"basis_{kind}")
+    return note.format(detail=detail) if note else None
 
 
 def words(lang: str) -> dict[str, str]:

@@ -63,6 +63,11 @@ class Finding:
     facts: tuple[tuple[str, str], ...] = ()
     origin: str = "built-in"
     replaces: str | None = None
+    # What the finding rests on: "message" (the rule's own message is in the log), "envelope"
+    # (only a Ray wrapper names the exception type), "clue" (traceback shape), or
+    # "exception: ..." (the exception's class and names, when no rule knows its wording).
+    basis: str = "message"
+    severity: str = "error"  # or "warning"
 
 
 @record(frozen=True)
@@ -109,7 +114,7 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         def finding_dict(f: Finding) -> dict[str, Any]:
-            d = asdict(f)
+            d: dict[str, Any] = asdict(f)
             d["facts"] = dict(f.facts)
             return d
 

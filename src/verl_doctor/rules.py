@@ -59,6 +59,8 @@ class Rule:
     handbook: str | None = None
     suggest: str | None = None
     severity: str = "error"  # or "warning": reported apart, does not fail the run by default
+    warning_from: int = -1  # signatures from this index on are warning-level messages
+    fatal_at_end: int | None = None
     sources: tuple[str, ...] = ()  # `project@version path: text` of the statements printing it
     path: str = ""
     origin: str = "built-in"
@@ -74,7 +76,7 @@ class Rule:
             category=data["category"],
             title=data["title"],
             symptom=bool(data.get("symptom", False)),
-            signatures=tuple(data["signatures"]),
+            signatures=tuple(data["signatures"]) + tuple(data.get("warnings", ())),
             exclude=tuple(data.get("exclude", ())),
             literals=tuple(data.get("literals", ())),
             clues=tuple(
@@ -91,10 +93,16 @@ class Rule:
             handbook=data.get("handbook"),
             suggest=data.get("suggest"),
             severity=data.get("severity", "error"),
+            warning_from=len(data["signatures"]) if data.get("warnings") else -1,
+            fatal_at_end=data.get("fatal_at_end"),
             sources=tuple(data.get("sources", ())),
             path=path,
             origin=origin,
         )
+
+    def is_warning(self, signature_index: int) -> bool:
+        """Whether a hit on this signature is a warning rather than the failure itself."""
+        return self.severity == "warning" or 0 <= self.warning_from <= signature_index
 
     def _patterns(self, kind: str, sources: tuple[str, ...]) -> tuple[Any, ...]:
         compiled = self._compiled.get(kind)

@@ -80,6 +80,16 @@ class RuleSpec(_Strict):
         "they are reported apart from errors and do not change the exit code unless asked.",
     )
     signatures: Annotated[list[str], Field(min_length=1, description="Regexes; any match is a hit.")]
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Regexes for messages printed before this failure, or by runs that survive "
+        "it (a pad token set for you): a match is a warning-level finding of this rule.",
+    )
+    fatal_at_end: Annotated[int, Field(ge=0, le=10000)] | None = Field(
+        default=None,
+        description="For warnings that precede a hang: a warning followed by at most this many "
+        "lines of log is reported as the error (the run stopped making progress after it).",
+    )
     exclude: list[str] = Field(default_factory=list, description="Regexes that veto a line.")
     literals: list[str] = Field(
         default_factory=list,
@@ -108,7 +118,7 @@ class RuleSpec(_Strict):
     )
     examples: Examples
 
-    @field_validator("signatures", "exclude", "facts", "literals")
+    @field_validator("signatures", "warnings", "exclude", "facts", "literals")
     @classmethod
     def _no_empty_strings(cls, values: list[str]) -> list[str]:
         if any(not v for v in values):

@@ -13,9 +13,13 @@ import re
 
 from .records import record
 
-_SOURCE = re.compile(r"^(?P<project>[\w.-]+)@(?P<version>[\w.+-]+) (?P<path>[^\s:]+)(?::\d+)?: (?P<text>\S[\s\S]*)$")
+_SOURCE = re.compile(
+    r"^(?P<project>[\w.-]+)@(?P<version>[\w.+-]+) (?P<path>[^\s:]+)(?::\d+)?: (?P<text>\S[\s\S]*)$"
+)
 _PLACEHOLDER = re.compile(r"\{(?P<name>[A-Za-z_][\w.\[\]'\"()-]*)?(?:=(?P<sample>[^{}]*))?\}")
-_EXCEPTION_PREFIX = re.compile(r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Timeout)\b[^:\n]*: ")
+_EXCEPTION_PREFIX = re.compile(
+    r"^(?:[A-Za-z_][\w]*\.)*[A-Z]\w*(?:Error|Exception|Exit|Interrupt|Failure|Timeout)\b[^:\n]*: "
+)
 
 # Sample values by what a placeholder's name suggests: realistic enough to pass the signatures'
 # own captures (a number where a count goes, a path where a path goes).
@@ -66,7 +70,9 @@ def sample_value(name: str | None) -> str:
 
 def fill(template: str) -> str:
     """The template with every placeholder replaced by its sample value."""
-    return _PLACEHOLDER.sub(lambda m: m["sample"] if m["sample"] is not None else sample_value(m["name"]), template)
+    return _PLACEHOLDER.sub(
+        lambda m: m["sample"] if m["sample"] is not None else sample_value(m["name"]), template
+    )
 
 
 def as_log(message: SourceMessage, worker: str = "(WorkerDict pid=20731, ip=10.0.0.2)") -> str:

@@ -92,6 +92,7 @@ def validate_file(path: Path, content: bytes, problems: list[Problem]) -> dict[s
 def _check_regexes(spec: RuleSpec, node: yaml.Node | None, where: str, problems: list[Problem]) -> None:
     groups: list[tuple[str, list[str]]] = [
         ("signatures", spec.signatures),
+        ("warnings", spec.warnings),
         ("exclude", spec.exclude),
         ("facts", spec.facts),
     ]
@@ -108,7 +109,7 @@ def _check_regexes(spec: RuleSpec, node: yaml.Node | None, where: str, problems:
                     Problem(where, _node_line(node, loc), spec.id, f"{fld}.{i}", f"bad regex: {exc}")
                 )
                 continue
-            needs_literal = fld != "exclude" and not (fld == "signatures" and spec.literals)
+            needs_literal = fld != "exclude" and not (fld in ("signatures", "warnings") and spec.literals)
             # Signatures without a derivable literal use the rule's declared `literals`.
             if needs_literal and required_literals(pat) is None:
                 problems.append(

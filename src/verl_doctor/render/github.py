@@ -4,6 +4,7 @@ workflow-command format requires (% \\r \\n, plus : and , in properties)."""
 
 from __future__ import annotations
 
+from ..i18n import basis_note
 from ..report import Report
 from .sanitize import visible
 
@@ -20,9 +21,10 @@ def escape_property(text: str) -> str:
 
 def render(report: Report) -> str:
     out = []
-    for f in report.findings[:MAX_ANNOTATIONS]:
-        level = "warning" if f.symptom else "error"
-        props = [f"title={escape_property(f'{f.rule} {f.name}')}"]
+    for f in (report.findings + report.warnings)[:MAX_ANNOTATIONS]:
+        level = "warning" if f.symptom or f.severity == "warning" else "error"
+        name = f"{f.rule} {f.name}" + (" (possibly)" if f.confidence == "low" else "")
+        props = [f"title={escape_property(name)}"]
         if f.source and f.source not in ("<stdin>", "<text>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
             props.append(f"line={f.first_line}")
@@ -30,7 +32,8 @@ def render(report: Report) -> str:
             f"{i}. {fix.step}" + "".join(f"\n   {c}" for c in fix.commands)
             for i, fix in enumerate(f.fixes, 1)
         )
-        message = f"{f.title}: {f.cause}\n{steps}"
+        note = basis_note(f.basis, report.lang)
+        message = f"{f.title}: {f.cause}\n" + (f"({note})\n" if note else "") + steps
         out.append(f"::{level} {','.join(props)}::{escape_data(visible(message, None))}")
     room = MAX_ANNOTATIONS - len(out)
     for u in report.unrecognized[: max(room, 0) if report.findings else min(room, 3)]:

@@ -6,7 +6,7 @@ colours. Every log-derived string goes through `visible()` here, once.
 
 from __future__ import annotations
 
-from ..i18n import words
+from ..i18n import basis_note, words
 from ..report import Finding, Report, Unrecognized
 from .sanitize import visible
 
@@ -46,16 +46,19 @@ def _headline(report: Report, w: dict[str, str]) -> StyledLine:
         ]
     if report.unrecognized:
         return [("verl-doctor: ", "dim"), (w["unknown_only"], "bold"), (f" ({visible(where, 200)})", "dim")]
-    return [
+    out: StyledLine = [
         ("verl-doctor: ", "dim"),
         (w["none"], "bold"),
         (f" {w['in']} {visible(where, 200)}", ""),
         (f" ({report.lines:,} {w['lines']})", "dim"),
     ]
+    if report.warnings:
+        out.append((f"; {len(report.warnings)} {w['warning']}", "warn"))
+    return out
 
 
-def _finding(index: int, f: Finding, w: dict[str, str]) -> list[StyledLine]:
-    role = w["symptom"] if f.symptom else w["root"]
+def _finding(index: int | str, f: Finding, w: dict[str, str], lang: str = "en") -> list[StyledLine]:
+    role = w["warning"] if f.severity == "warning" else w["symptom"] if f.symptom else w["root"]
     out: list[StyledLine] = [
         [
             (f"[{index}] ", "bold"),
@@ -65,7 +68,11 @@ def _finding(index: int, f: Finding, w: dict[str, str]) -> list[StyledLine]:
             (f" · {role} · {w['confidence']} {f.confidence}", "dim"),
         ]
     ]
-    out.append([("    ", ""), (visible(f.title, None), "title")])
+    title = visible(f.title, None)
+    out.append([("    ", ""), (f"{w['possibly']}: {title}" if f.confidence == "low" else title, "title")])
+    note = basis_note(f.basis, lang)
+    if note:
+        out.append([("    ", ""), (visible(note, 300), "warn")])
     meta = []
     summary = workers_summary(f, w)
     if summary:
@@ -133,13 +140,18 @@ def build(report: Report, show_context: bool = True) -> list[StyledLine]:
     lines: list[StyledLine] = [_headline(report, w)]
     for i, f in enumerate(report.findings, 1):
         lines.append([])
-        lines.extend(_finding(i, f, w))
+        lines.extend(_finding(i, f, w, report.lang))
     if report.unrecognized:
         lines.append([])
         title = w["also_unrecognized"] if report.findings else w["unrecognized"]
         lines.append([(f"{title}:", "label")])
         for u in report.unrecognized:
             lines.extend(_unrecognized(u, w))
+    if report.warnings:
+        lines.append([])
+        lines.append([(f"{w['warnings']}:", "label")])
+        for i, f in enumerate(report.warnings, 1):
+            lines.extend(_finding(f"W{i}", f, w, report.lang))
     ctx = report.context
     parts = [f"{k} {v}" for k, v in ctx.get("versions", {}).items()]
     gpu = ctx.get("gpu", {})

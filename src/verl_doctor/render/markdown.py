@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..i18n import words
+from ..i18n import basis_note, words
 from ..report import Finding, Report
 from .layout import workers_summary
 from .sanitize import visible
@@ -28,15 +28,19 @@ def fence(text: str, lang: str = "") -> str:
     return f"{f}{lang}\n{text}\n{f}"
 
 
-def _finding(i: int, f: Finding, w: dict[str, str]) -> list[str]:
-    role = w["symptom"] if f.symptom else w["root"]
+def _finding(i: int | str, f: Finding, w: dict[str, str], lang: str = "en") -> list[str]:
+    role = w["warning"] if f.severity == "warning" else w["symptom"] if f.symptom else w["root"]
+    title = f"{w['possibly']}: {f.title}" if f.confidence == "low" else f.title
     out = [
-        f"### {i}. `{f.rule}` {escape(f.name)}: {escape(f.title)}",
+        f"### {i}. `{f.rule}` {escape(f.name)}: {escape(title)}",
         "",
         f"**{escape(f.category)}** · {escape(role)} · {w['confidence']} {f.confidence}"
         + (f" · {w['phase']} {escape(f.phase)}" if f.phase else ""),
         "",
     ]
+    note = basis_note(f.basis, lang)
+    if note:
+        out += [f"*{escape(note)}*", ""]
     summary = workers_summary(f, w)
     if summary or f.count > 1:
         out += [
@@ -90,7 +94,7 @@ def render(report: Report) -> str:
             "",
         ]
     for i, f in enumerate(report.findings[:MAX_FINDINGS], 1):
-        lines += _finding(i, f, w)
+        lines += _finding(i, f, w, report.lang)
     if len(report.findings) > MAX_FINDINGS:
         lines += [f"… {len(report.findings) - MAX_FINDINGS} more", ""]
     if report.unrecognized:
@@ -104,6 +108,10 @@ def render(report: Report) -> str:
         hints = [u.hint for u in report.unrecognized if u.hint]
         if hints:
             lines += [escape(hints[0]), ""]
+    if report.warnings:
+        lines += [f"**{escape(w['warnings'])}:**", ""]
+        for i, f in enumerate(report.warnings[:MAX_FINDINGS], 1):
+            lines += _finding(f"W{i}", f, w, report.lang)
     text = "\n".join(lines)
     if len(text.encode("utf-8")) > MAX_BYTES:
         text = text.encode("utf-8")[:MAX_BYTES].decode("utf-8", "ignore") + "\n\n… (truncated)\n"

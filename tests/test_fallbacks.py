@@ -1,0 +1,151 @@
+"""Exceptions no rule's wording knows: answers from the exception's class and the names in
+its message, with honest confidence, and ranking that never puts a guess above them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from verl_doctor.catalog import load_catalog
+from verl_doctor.engine import diagnose_text
+from verl_doctor.fallbacks import classify, pip_distribution
+
+_CATALOG = load_catalog(include_user=False, use_cache=False)
+
+
+def _tb(last: str, path: str = "/opt/verl/verl/trainer/main_ppo.py", func: str = "run") -> str:
+    return (
+        "(TaskRunner pid=3012) Traceback (most recent call last):\n"
+        f'(TaskRunner pid=3012)   File "{path}", line 88, in {func}\n'
+        "(TaskRunner pid=3012)     something()\n"
+        f"(TaskRunner pid=3012) {last}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("module", "dist"),
+    [("yaml", "pyyaml"), ("cv2", "opencv-python"), ("google.protobuf", "protobuf"), ("some_pkg", "some-pkg")],
+)
+def test_pip_distribution_names_the_package_to_install(module: str, dist: str) -> None:
+    assert pip_distribution(module) == dist
+
+
+@pytest.mark.parametrize(
+    ("module", "pkg"),
+    [("cachetools", "cachetools"), ("cv2", "opencv-python"), ("word2number", "word2number")],
+)
+def test_any_missing_third_party_module_is_a_missing_dependency(module: str, pkg: str) -> None:
+    report = diagnose_text(_tb(f"ModuleNotFoundError: No module named '{module}'"), _CATALOG)
+    first = report.findings[0]
+    assert (first.rule, first.confidence) == ("ENV009", "medium")
+    assert first.basis.startswith("exception")
+    assert any(f"pip install {pkg}" in c for fix in first.fixes for c in fix.commands)
+    assert not report.unrecognized
+
+
+def test_ray_system_error_wrapper_is_read_too() -> None:
+    report = diagnose_text(
+        "ray.exceptions.RaySystemError: System error: No module named 'cachetools'\n", _CATALOG
+    )
+    assert [f.rule for f in report.findings] == ["ENV009"]
+
+
+@pytest.mark.parametrize(
+    ("line", "code"),
+    [
+        ("ImportError: cannot import name 'Foo' from 'verl.utils.bar' (/x/verl/utils/bar.py)", "ENV005"),
+        (
+            "ImportError: cannot import name 'LLM' from 'vllm.entrypoints' (/x/vllm/entrypoints/__init__.py)",
+            "ENV004",
+        ),
+        (
+            "ImportError: cannot import name 'Qwen9Model' from 'transformers' (/x/transformers/__init__.py)",
+            "ENV010",
+        ),
+        ("ModuleNotFoundError: No module named 'megatron.core.new_thing'", "ENV008"),
+        ("FileNotFoundError: [Errno 2] No such file or directory: '/data/gsm8k/train.parquet'", "CFG013"),
+        ("FileNotFoundError: [Errno 2] No such file or directory: '/models/qwen/config.json'", "CFG017"),
+    ],
+)
+def test_names_in_the_message_choose_the_code(line: str, code: str) -> None:
+    exc_type = line.split(":", 1)[0]
+    found = classify(line.split(": ", 1)[1], exc_type)
+    assert found is not None and found.code == code
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "No module named 'my_rewards.math'",  # the user's own package
+        "No module named 'transformers_modules'",  # remote code: CFG007's business
+        "cannot import name 'x' from partially initialized module 'foo' (most likely due to a circular import)",
+        "[Errno 2] No such file or directory: '/tmp/something'",
+    ],
+)
+def test_nothing_general_is_claimed_where_nothing_general_is_known(message: str) -> None:
+    exc = "ImportError" if "import" in message else "ModuleNotFoundError"
+    if "Errno" in message:
+        exc = "FileNotFoundError"
+    assert classify(message, exc) is None
+
+
+def test_warnings_about_optional_imports_are_not_failures() -> None:
+    text = (
+        "(TaskRunner pid=16500) /opt/venv/lib/python3.11/site-packages/verl/workers/engine/__init__.py:32: "
+        "UserWarning: torchtitan engine is not available: ModuleNotFoundError(\"No module named 'torchtitan'\")\n"
+        "Failed to read commit hash: No module named 'vllm._version'\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert not report.findings and not report.unrecognized
+
+
+def test_a_specific_rule_beats_the_class_answer_for_the_same_line() -> None:
+    rule = _CATALOG.by_id("ENV009")
+    assert rule is not None
+    report = diagnose_text(rule.examples_match[1], _CATALOG)
+    assert report.findings[0].rule == "ENV009" and report.findings[0].basis == "message"
+
+
+def test_verl_check_naming_config_options_says_which() -> None:
+    text = _tb(
+        "AssertionError: ppo_mini_batch_size 3 is not a multiple of ppo_micro_batch_size_per_gpu 2 (frobnicated)",
+        "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+        "_validate_config",
+    )
+    report = diagnose_text(text, _CATALOG)
+    hints = [u.hint for u in report.unrecognized if u.hint] + [f.cause for f in report.findings]
+    assert any("actor_rollout_ref.actor.ppo_mini_batch_size" in h for h in hints)
+
+
+def test_a_weak_clue_never_stands_above_an_unknown_decisive_exception(run_cli) -> None:
+    # ENV009's low-confidence clue (verl's "mbridge package not found" notice) next to a decisive
+    # exception no rule knows: the guess must not be presented as the answer, only as a hint.
+    text = "(TaskRunner pid=7) mbridge package not found. Please install it for Megatron models.\n" + _tb(
+        "RuntimeError: the frobnicator refused to start on this host"
+    )
+    r = run_cli(["explain", "--format", "json"], stdin=text.encode())
+    report = json.loads(r.stdout)
+    assert report["findings"] == []
+    assert report["unrecognized"] and r.returncode == 3
+    assert "possibly related: ENV009" in report["unrecognized"][0]["hint"]
+    # Without the decisive exception the clue is all there is: shown, as a possibility.
+    alone = json.loads(run_cli(["explain", "--format", "json"], stdin=text.splitlines()[0].encode()).stdout)
+    assert [(f["rule"], f["confidence"]) for f in alone["findings"]] == [("ENV009", "low")]
+
+
+def test_low_confidence_is_said_as_possibly_in_every_format(run_cli) -> None:
+    rule = next(r for r in _CATALOG.rules if any(c.confidence == "low" for c in r.clues))
+    clue_text = None
+    for text in rule.examples_match:
+        report = diagnose_text(text, _CATALOG)
+        if report.findings and report.findings[0].confidence == "low":
+            clue_text = text
+            break
+    if clue_text is None:
+        pytest.skip("no rule example is answered by a low-confidence clue alone")
+    for fmt, needle in (("text", "possibly"), ("markdown", "possibly"), ("github", "(possibly)")):
+        out = run_cli(["explain", "--format", fmt], stdin=clue_text.encode()).stdout.decode()
+        assert needle in out, fmt
+    data = json.loads(run_cli(["explain", "--format", "json"], stdin=clue_text.encode()).stdout)
+    assert data["findings"][0]["confidence"] == "low" and data["findings"][0]["basis"] == "clue"

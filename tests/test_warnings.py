@@ -1,0 +1,52 @@
+"""Warning-level findings: shown apart, exit code unchanged unless --fail-on warning; a warning
+that ends its log (a hang after it) stands for the failure."""
+
+from __future__ import annotations
+
+import json
+
+BARRIER = (
+    "(WorkerDict pid=171653) [rank0]:[W330 10:12:48.082391574 ProcessGroupNCCL.cpp:4115] [PG ID 0 PG GUID 0 "
+    "Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown. This can "
+    "potentially cause a hang if this rank to GPU mapping is incorrect.\n"
+)
+TRAINING = "".join(
+    f"(TaskRunner pid=12) step:{i} - actor/pg_loss:0.01 - critic/score/mean:0.5 - timing_s/gen:3.2\n"
+    for i in range(1, 200)
+)
+
+
+def test_barrier_warning_in_a_run_that_goes_on_is_a_warning_only(run_cli) -> None:
+    r = run_cli(["explain", "--format", "json"], stdin=(BARRIER + TRAINING).encode())
+    report = json.loads(r.stdout)
+    assert r.returncode == 0
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["DIST006"]
+    assert report["warnings"][0]["severity"] == "warning"
+    text = run_cli(["explain"], stdin=(BARRIER + TRAINING).encode()).stdout.decode()
+    assert "no error found" in text and "1 warning" in text and "DIST006" in text
+
+
+def test_fail_on_warning_makes_warnings_fail(run_cli) -> None:
+    r = run_cli(["explain", "--fail-on", "warning"], stdin=(BARRIER + TRAINING).encode())
+    assert r.returncode == 1
+    healthy = run_cli(["explain", "--fail-on", "warning"], stdin=TRAINING.encode())
+    assert healthy.returncode == 0
+
+
+def test_barrier_warning_that_ends_the_log_stands_for_the_hang(run_cli) -> None:
+    r = run_cli(["explain", "--format", "json"], stdin=(TRAINING + BARRIER * 4).encode())
+    report = json.loads(r.stdout)
+    assert r.returncode == 1
+    assert report["findings"][0]["rule"] == "DIST006"
+    assert report["findings"][0]["basis"].startswith("warning")
+
+
+def test_a_real_crash_after_the_warning_comes_first(run_cli) -> None:
+    oom = (
+        "(WorkerDict pid=5) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+        "GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.\n"
+    )
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=(BARRIER + oom).encode()).stdout)
+    assert report["findings"][0]["rule"] == "FLOW004"
+    assert "DIST006" not in [f["rule"] for f in report["findings"][:1]]
