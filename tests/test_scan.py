@@ -111,7 +111,8 @@ def test_early_drop_keeps_what_normalizing_turns_into_a_literal(line: str) -> No
     from verl_doctor.scan import LineScanner
 
     scanner = LineScanner(BlockSearcher(["CUDA"]), "log", LineSearcher(["CUDA out of memory"]))
-    (got,) = scanner.feed((line + "\n").encode())
+    # A line at the very end waits for the lines that may continue it, until the input ends.
+    (got,) = [*scanner.feed((line + "\n").encode()), *scanner.finish()]
     assert "CUDA out of memory" in got.text
 
 

@@ -15,13 +15,14 @@ they appear. `Analyzer.report()` builds the report:
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from .catalog import Catalog, Target
 from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
 from .context import ContextCollector
 from .fingerprint import fingerprint
-from .normalize import Line, Worker
+from .normalize import Line, Worker, strip_ansi
 from .prefilter import LineSearcher
 from .records import field, record, replace
 from .rules import Rule, pick
@@ -41,6 +42,13 @@ MAX_ENVELOPES = 64
 FRAME_LOOKBACK = 80
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
+# What starts a new log record rather than continuing a wrapped one.
+_NEW_RECORD = re.compile(
+    r"^\s*(?:\((?:\w+ )?pid=|\[|Traceback |File \"|During handling|The above exception|"
+    r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
+    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
+)
+_ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 _CONFIG_CHECK_TYPES = {"AssertionError", "ValueError", "TypeError", "KeyError", "NotImplementedError"}
 
 
@@ -157,11 +165,57 @@ class Analyzer:
                 new.append(code)
         for ri in facts:
             self._fact(ri, line)
+        if not hit_any and line.follow and fr is None:
+            joined = self._rejoined(line, env)
+            if joined is not None:
+                hit_any = True
+                new.extend(joined)
         if not hit_any and fr is None and "exception" in kinds:
             self._maybe_unknown(line, env)
         elif not hit_any and env is None and is_echo(line.text):
             self._echoes.append((line, None))
         return new
+
+    def _rejoined(self, line: Line, env: Any) -> list[str] | None:
+        """Signatures tried on the line joined with the lines that continue it: a message cut by
+        a terminal's or web page's hard wrap (mid-word or at a space), or by a `...<N lines>...`
+        elision. None when no joined form hits; else the codes first found."""
+        pieces = []
+        for nxt in line.follow.split("\n")[:3]:
+            piece = strip_ansi(nxt).rstrip("\r")
+            if _ELISION.match(piece):
+                continue
+            if not piece.strip() or _NEW_RECORD.match(piece):
+                break
+            pieces.append(piece.strip())
+        if not pieces:
+            return None
+        head = line.text
+        for variant in (head + "".join(pieces), head + " " + " ".join(pieces)):
+            present = self.searcher.present(variant)
+            sigs: dict[int, set[int]] = {}
+            for li in present:
+                for t in self.catalog.targets[li]:
+                    if t.kind == "sig" and t.rule >= 0:
+                        sigs.setdefault(t.rule, set()).add(t.index)
+            joined = replace(line, text=variant, follow="")
+            new: list[str] = []
+            hit = False
+            for ri, sig_idx in sigs.items():
+                rule = self.catalog.rules[ri]
+                matched = self._matches(rule, joined, sig_idx)
+                if matched is None:
+                    continue
+                hit = True
+                groups, si = matched
+                conf = "medium" if env is not None else "high"
+                if rule.is_warning(si):
+                    self._record(rule, line, conf, groups, states=self.warning_states)
+                elif self._record(rule, line, conf, groups):
+                    new.append(rule.id)
+            if hit:
+                return new
+        return None
 
     def _frames_of(self, worker: Worker) -> deque[tuple[int, Frame]]:
         key = worker.key()

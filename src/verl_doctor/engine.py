@@ -25,12 +25,17 @@ NewFindings = Callable[[list[str], Line | None], None]
 class Session:
     """One analysis over one or more sources, fed incrementally."""
 
-    def __init__(self, catalog: Catalog | None = None, lang: str = "en", read_binary: bool = False) -> None:
+    def __init__(
+        self, catalog: Catalog | None = None, lang: str = "en", read_binary: bool = False, live: bool = False
+    ) -> None:
         self.catalog = catalog if catalog is not None else load_catalog()
         self.analyzer = Analyzer(self.catalog, lang)
         self.searcher = BlockSearcher(self.catalog.anchors)
         self.lang = lang
         self.read_binary = read_binary
+        # Live sessions announce a line as soon as its block is read; the lines that may continue
+        # a wrapped message are then taken from that block only.
+        self.live = live
         self.sources: list[str] = []
         self.input_errors: list[InputNote] = []
         self.lines = 0
@@ -39,7 +44,7 @@ class Session:
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
             self.sources.append(name)
-        return LineScanner(self.searcher, name, self.analyzer.searcher)
+        return LineScanner(self.searcher, name, self.analyzer.searcher, wait_for_follow=not self.live)
 
     def feed(
         self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None

@@ -46,6 +46,8 @@ _MODEL_FILES = re.compile(
 # Modules that are never a pip package of their own: a user's file, verl's generated code,
 # remote-code models (CFG007), vLLM's optional version stamp.
 _NOT_PACKAGES = {"__main__", "transformers_modules", "custom_module", "vllm._version"}
+# Roots shared by unrelated distributions: `google.protobuf` missing means protobuf is missing.
+_NAMESPACES = {"google", "nvidia", "azure", "jaxlib"}
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _pip_names: dict[str, str] | None = None
 
@@ -115,7 +117,7 @@ def _missing_module(module: str) -> Fallback | None:
         return None
     if module == "verl":
         return Fallback("ENV001", {"module": module}, "a ModuleNotFoundError for verl itself")
-    if "." in module:
+    if "." in module and module not in pip_names() and top not in _NAMESPACES:
         # The package is there but lacks a submodule: another version than the code expects.
         if top in _VERSION_RULES or top in pip_names():
             return _version_mismatch(top, module, f"a ModuleNotFoundError for {module}")

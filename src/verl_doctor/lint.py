@@ -194,7 +194,7 @@ def example_failures(rule: Rule, catalog: Catalog) -> list[tuple[str, int, str]]
     out = []
     for i, text in enumerate(rule.examples_match):
         report = diagnose_text(text, catalog)
-        codes = [f.rule for f in report.findings]
+        codes = [f.rule for f in report.findings] or [f.rule for f in report.warnings]
         if not codes or codes[0] != rule.id:
             out.append(("match", i, f"expected {rule.id} first, got {codes or 'nothing'}"))
     for i, text in enumerate(rule.examples_no_match):

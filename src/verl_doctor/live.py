@@ -70,7 +70,7 @@ def follow(args: Any, catalog: Catalog, lang: str) -> int:
         sys.stderr.write("verl-doctor: --follow needs exactly one FILE (not stdin)\n")
         return EXIT_USAGE
     path = args.files[0]
-    session = Session(catalog, lang, read_binary=args.binary)
+    session = Session(catalog, lang, read_binary=args.binary, live=True)
     tail = _Tail()
     try:
         f = open(path, "rb")  # noqa: SIM115 - reopened on rotation
@@ -156,7 +156,7 @@ def run_command(
     redact: bool,
 ) -> int:
     """Run `command` unchanged, pass its output through, diagnose it; returns its exit code."""
-    session = Session(catalog, lang)
+    session = Session(catalog, lang, live=True)
     name = os.path.basename(command[0]) if command else "command"
     source = f"<{name}>"
     scanner = session.scanner(source)

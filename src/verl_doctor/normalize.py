@@ -87,13 +87,14 @@ class Line:
     worker: Worker
     repeats: int  # extra copies Ray folded into this line ('[repeated Nx across cluster]')
     is_config: bool  # config dump, shell trace: never evidence of an error
+    follow: str = ""  # the next physical lines, raw: a message a terminal or page wrapped goes on there
 
 
 def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
-def normalize(source: str, number: int, raw: str, prefix: str | None = None) -> Line:
+def normalize(source: str, number: int, raw: str, prefix: str | None = None, follow: str = "") -> Line:
     """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off)."""
     text = strip_ansi(raw)
     if "](http" in text:
@@ -111,7 +112,7 @@ def normalize(source: str, number: int, raw: str, prefix: str | None = None) -> 
     if "Error executing job with overrides" in text:
         text = _OVERRIDES.sub(r"\1[...]", text)
     is_config = bool(_CONFIG_DUMP.match(text) or _SHELL_TRACE.match(text))
-    return Line(source, number, text, raw, worker, repeats, is_config)
+    return Line(source, number, text, raw, worker, repeats, is_config, follow)
 
 
 def _strip_prefixes(text: str) -> tuple[Worker, str]:

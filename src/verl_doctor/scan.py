@@ -18,18 +18,31 @@ from collections.abc import Iterator
 from .normalize import REWRITE_MARKERS, Line, normalize, strip_ansi
 from .prefilter import BlockSearcher, LineSearcher
 
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
+
 MAX_CARRY = 1024 * 1024  # longest partial line kept between blocks
 OVERLAP = 4096  # bytes of an over-long line kept so a literal across a window edge is found
 MAX_SEGMENT = 16 * 1024  # text around a hit handed to the regexes (bounded confirm stage)
 PREFIX_BYTES = 512  # start of an over-long line kept for its worker prefix
 PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
+WRAP_MIN = 40  # a line this long may have been hard-wrapped: the lines after it come along
+FOLLOW_BYTES = 1024  # how much of the lines after it
+FOLLOW_LINES = 3
 DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 
 
 class LineScanner:
     """Cuts candidate lines out of one source's byte stream."""
 
-    def __init__(self, searcher: BlockSearcher, source: str, literals: LineSearcher | None = None) -> None:
+    def __init__(
+        self,
+        searcher: BlockSearcher,
+        source: str,
+        literals: LineSearcher | None = None,
+        wait_for_follow: bool = True,
+    ) -> None:
         self.searcher = searcher
         self.literals = literals  # when given, segments holding none of them are dropped early
         self.source = source
@@ -38,6 +51,10 @@ class LineScanner:
         self._long_prefix: bytes | None = None  # start of the current over-long line
         self._cr_mode: bool | None = None
         self.bytes_seen = 0
+        # Candidate lines waiting for the lines after them, which a block end cut off; lines
+        # leave in order, so the answer never depends on where the input was cut into blocks.
+        self._waiting: list[list[Any]] = []  # [line_no, raw, prefix, follow bytes, complete]
+        self.wait_for_follow = wait_for_follow
 
     def feed(self, data: bytes | bytearray, size: int | None = None) -> Iterator[Line]:
         """Scan `data[:size]`. `data` may be a buffer the caller reuses once this is consumed:
@@ -90,7 +107,18 @@ class LineScanner:
         if self._carry:
             buf, self._carry = self._carry + b"\n", b""
             yield from self._scan(buf, 0, len(buf))
+        yield from self._release(final=True)
         self._long_prefix = None
+
+    def _release(self, more: bytes = b"", final: bool = False) -> Iterator[Line]:
+        """Give the waiting lines the bytes that follow them; emit those that are complete."""
+        for item in self._waiting:
+            if not item[4] and more:
+                item[3] += more[: FOLLOW_BYTES - len(item[3])]
+                item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
+        while self._waiting and (self._waiting[0][4] or final):
+            line_no, raw, prefix, follow, _ = self._waiting.pop(0)
+            yield normalize(self.source, line_no, raw, prefix, follow.decode("utf-8", "replace"))
 
     def _may_match(self, raw: str) -> bool:
         """False when no literal can occur in the normalized segment: most anchor hits in
@@ -117,6 +145,8 @@ class LineScanner:
         self._carry = buf[cut:]
 
     def _scan(self, buf: bytes | bytearray, begin: int, end: int, count_lines: bool = True) -> Iterator[Line]:
+        if self._waiting and count_lines:
+            yield from self._release(bytes(buf[begin : min(end, begin + FOLLOW_BYTES)]))
         view = memoryview(buf)[begin:end]
         if end - begin >= PARALLEL_BYTES:
             pending = self.searcher.submit(view)
@@ -160,6 +190,16 @@ class LineScanner:
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
             if self.literals is not None and not self._may_match(raw):
                 continue
-            yield normalize(self.source, line_no, raw, prefix)
+            follow = b""
+            if hi == le and hi - lo >= WRAP_MIN and count_lines:
+                follow_end = min(end, le + 1 + FOLLOW_BYTES)
+                follow = bytes(buf[le + 1 : follow_end])
+                if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
+                    self._waiting.append([line_no, raw, prefix, follow, False])
+                    continue
+            if self._waiting:
+                self._waiting.append([line_no, raw, prefix, follow, True])
+                continue
+            yield normalize(self.source, line_no, raw, prefix, follow.decode("utf-8", "replace"))
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)

@@ -1,0 +1,45 @@
+"""Messages a terminal or a web page hard-wrapped, or a traceback elided, still match."""
+
+from __future__ import annotations
+
+import pytest
+
+from verl_doctor.catalog import load_catalog
+from verl_doctor.engine import diagnose_text
+
+_CATALOG = load_catalog(include_user=False, use_cache=False)
+_GPUS = (
+    "(TaskRunner pid=2231) ValueError: Total available GPUs 4.0 is less than total desired GPUs 8. "
+    "Please check your resource pool specification."
+)
+
+
+def _wrap(text: str, width: int) -> str:
+    return "\n".join(text[i : i + width] for i in range(0, len(text), width)) + "\n"
+
+
+def _first(text: str) -> str | None:
+    findings = diagnose_text(text, _CATALOG).findings
+    return findings[0].rule if findings else None
+
+
+@pytest.mark.parametrize("width", [60, 80, 75])
+def test_mid_word_terminal_wrap(width: int) -> None:
+    assert _first(_GPUS + "\n") == "CFG003"
+    assert _first(_wrap(_GPUS, width)) == "CFG003"
+
+
+def test_wrap_at_a_space_loses_the_space() -> None:
+    head, tail = _GPUS.split(" total desired ")
+    assert _first(f"{head} total\ndesired {tail}\n") == "CFG003"
+
+
+def test_elided_lines_are_skipped() -> None:
+    head, tail = _GPUS.split(" total desired ")
+    assert _first(f"{head}\n    ...<2 lines>...\n total desired {tail}\n") == "CFG003"
+
+
+def test_a_new_record_is_not_joined() -> None:
+    head = "(TaskRunner pid=2231) ValueError: Total available GPUs 4.0 is less than total"
+    text = f"{head}\n(TaskRunner pid=2231) desired GPUs 8. Please check your resource pool specification.\n"
+    assert _first(text) != "CFG003"
