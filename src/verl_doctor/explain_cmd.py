@@ -288,7 +288,10 @@ def _explain(args: Options) -> int:
         report = confirm_with_probes(report)
     if not read_any and not report.sources:
         return EXIT_USAGE
-    return emit(report, args)
+    code = emit(report, args)
+    if session.cut_inputs and not args.exit_zero:
+        return EXIT_USAGE  # the end of an input is missing: "no error found" would not be true
+    return code
 
 
 def _stdin_is_tty() -> bool:
