@@ -19,7 +19,7 @@ from .records import fields, is_record, replace
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
+    from collections.abc import Callable
     from typing import Any
 
 MASK = "****"
@@ -31,7 +31,7 @@ _SECRET_WORDS = ("password", "passwd", "private", "credential", "credentials", "
 # A `..._key` or `..._token` after these words names data, not a credential: verl's dataset
 # columns (data.prompt_key, data.reward_fn_key) and tokenizer specials (pad_token: <pad>).
 _NOT_SECRET_BEFORE = {
-    "key": ("prompt", "image", "video", "audio", "fn", "teacher", "response", "answer", "label", "sort", "monkey"),
+    "key": ("prompt", "image", "video", "audio", "fn", "teacher", "response", "answer", "label", "sort", "full"),
     "token": ("pad", "eos", "bos", "unk", "sep", "cls", "mask", "special", "image", "video", "audio", "vision"),
 }
 _HARMLESS_VALUES = frozenset(("", "true", "false", "none", "null", "~", MASK, "''", '""', "<redacted>"))
@@ -77,8 +77,8 @@ _RULES: tuple[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]],
     # Private-key blocks: from BEGIN to END, or to the end of the text when END is elsewhere.
     (
         ("private key-----",),
-        r"(?s)(?P<k>-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----).*?(?:-----END[A-Z0-9 ]*PRIVATE KEY-----|\Z)",
-        rf"\g<k>{MASK}-----END PRIVATE KEY-----",
+        r"(?s)(?P<k>-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----).*?(?P<e>-----END[A-Z0-9 ]*PRIVATE KEY-----|(?=\r?\n?\Z))",
+        rf"\g<k>{MASK}\g<e>",
     ),
     # Assignments to a secret name: k=v, k: v, "k": "v", 'K': 'v', env['K'] = v, --k=v, -e K=v.
     (
@@ -94,7 +94,7 @@ _RULES: tuple[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]],
         r"(?P<v>(?=[A-Za-z_\-]*\d)[A-Za-z0-9_\-]{20,})",
         rf"\g<k>{MASK}",
     ),
-    (("bearer",), r"(?i)(?P<k>\bbearer\s+)(?P<v>(?!\*{4})[A-Za-z0-9._~+/\-]{8,}=*)", rf"\g<k>{MASK}"),
+    (("bearer",), r"(?i)(?P<k>\bbearer[ \t]+)(?P<v>(?!\*{4})[A-Za-z0-9._~+/\-]{8,}=*)", rf"\g<k>{MASK}"),
     (("://",), r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.\-]*://[^\s:/@]*:)(?P<v>[^\s@/]+)(?=@)", rf"\g<k>{MASK}"),
     # Self-identifying tokens: masked wherever they appear.
     (("hf_",), r"\b(?P<k>hf_)[A-Za-z0-9]{20,}", rf"\g<k>{MASK}"),
@@ -153,22 +153,26 @@ _PEM_BEGIN = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----")
 _PEM_END = re.compile(r"-----END[A-Z0-9 ]*PRIVATE KEY-----")
 
 
-def redact_lines(lines: Iterable[str]) -> Iterator[str]:
-    """A log's lines, redacted; the lines between a private key's BEGIN and END lines (its
-    body, which no single line identifies) become the mask."""
-    in_key = False
-    for line in lines:
-        if in_key:
+class LogRedactor:
+    """Redacts a log fed in pieces of whole lines. A private key's body lines, which no single
+    line identifies, are masked from its BEGIN line to its END line, across pieces."""
+
+    def __init__(self) -> None:
+        self.in_key = False
+
+    def feed(self, text: str) -> str:
+        if not self.in_key and "PRIVATE KEY-----" not in text:
+            return redact(text)
+        return "".join(self._line(line) for line in text.splitlines(keepends=True))
+
+    def _line(self, line: str) -> str:
+        if self.in_key:
             end = _PEM_END.search(line)
             if end is None:
-                yield MASK + ("\n" if line.endswith("\n") else "")
-                continue
-            in_key = False
+                return MASK + line[len(line.rstrip("\r\n")) :]
+            self.in_key = False
             line = MASK + line[end.start() :]
-        redacted = redact(line)
-        begin = None
-        for begin in _PEM_BEGIN.finditer(line):
-            pass
-        if begin is not None and _PEM_END.search(line, begin.end()) is None:
-            in_key = True
-        yield redacted
+        begins = list(_PEM_BEGIN.finditer(line))
+        if begins and _PEM_END.search(line, begins[-1].end()) is None:
+            self.in_key = True
+        return redact(line)
