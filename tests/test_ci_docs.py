@@ -90,7 +90,9 @@ def test_ci_doc_redact_command_masks_the_log(command: str, tmp_path: Path) -> No
     work = tmp_path / "job"
     work.mkdir()
     key = "0123456789abcdef" * 2 + "01234567"
-    raw = LOG.read_text() + f"(TaskRunner pid=1) wandb: ERROR Invalid API key {key}\nexport HF_TOKEN=hf_{key}\n"
+    raw = (
+        LOG.read_text() + f"(TaskRunner pid=1) wandb: ERROR Invalid API key {key}\nexport HF_TOKEN=hf_{key}\n"
+    )
     (work / "train.log").write_text(raw)
     env = isolated_env(tmp_path)
     env["PATH"] = f"{_bin_dir(tmp_path)}:{env.get('PATH', '/usr/bin:/bin')}"
@@ -104,6 +106,8 @@ def test_ci_doc_redact_command_masks_the_log(command: str, tmp_path: Path) -> No
 
 def test_ci_doc_uploads_no_raw_log() -> None:
     text = DOC.read_text(encoding="utf-8")
-    uploaded = re.findall(r"^\s+path: \|\n((?:\s+\S+\n)+)", text, re.M) + re.findall(r"paths: \[([^\]]*)\]", text)
+    uploaded = re.findall(r"^\s+path: \|\n((?:\s+\S+\n)+)", text, re.M) + re.findall(
+        r"paths: \[([^\]]*)\]", text
+    )
     files = [f.strip() for block in uploaded for f in re.split(r"[\s,]+", block) if f.strip()]
     assert files and "train.log" not in files and "train.redacted.log" in files, files

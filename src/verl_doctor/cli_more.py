@@ -56,9 +56,15 @@ def run(
 
 @app.command("redact")
 def redact(
-    files: list[str] = typer.Argument(None, metavar="FILE", help="Logs (plain, gzip, UTF-16); '-' or none: stdin."),
+    files: list[str] = typer.Argument(
+        None, metavar="FILE", help="Logs (plain, gzip, UTF-16); '-' or none: stdin."
+    ),
     output: str | None = typer.Option(
-        None, "--output", "-o", metavar="FILE", help="Write to FILE (never one of the inputs) instead of stdout."
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write to FILE (never one of the inputs) instead of stdout.",
     ),
 ) -> None:
     """Print a log with its secrets masked (API keys, tokens, passwords), to attach to an issue

@@ -41,7 +41,8 @@ def _announce(session: Session, found: list[tuple[str, Line]], redact: bool, str
 
             raw = mask(raw)
         try:
-            out.write(f"verl-doctor: detected {rule.id} {rule.name} at {line.source}:{line.number}: {visible(raw, 200)}\n")
+            where = f"{line.source}:{line.number}"
+            out.write(f"verl-doctor: detected {rule.id} {rule.name} at {where}: {visible(raw, 200)}\n")
             out.flush()
         except (OSError, ValueError):
             pass

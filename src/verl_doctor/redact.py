@@ -25,14 +25,49 @@ if TYPE_CHECKING:
 MASK = "****"
 
 # The last word of a secret name ends with one of these (apikey, authtoken, client_secret).
-_SECRET_ENDINGS = ("key", "token", "secret", "secrets", "password", "passwd", "passphrase", "credential", "credentials")
+_SECRET_ENDINGS = (
+    "key",
+    "token",
+    "secret",
+    "secrets",
+    "password",
+    "passwd",
+    "passphrase",
+    "credential",
+    "credentials",
+)
 # Words that make a name secret wherever they stand (private_key_id, db_password_plain).
 _SECRET_WORDS = ("password", "passwd", "private", "credential", "credentials", "passphrase", "secret")
 # A `..._key` or `..._token` after these words names data, not a credential: verl's dataset
 # columns (data.prompt_key, data.reward_fn_key) and tokenizer specials (pad_token: <pad>).
 _NOT_SECRET_BEFORE = {
-    "key": ("prompt", "image", "video", "audio", "fn", "teacher", "response", "answer", "label", "sort", "full"),
-    "token": ("pad", "eos", "bos", "unk", "sep", "cls", "mask", "special", "image", "video", "audio", "vision"),
+    "key": (
+        "prompt",
+        "image",
+        "video",
+        "audio",
+        "fn",
+        "teacher",
+        "response",
+        "answer",
+        "label",
+        "sort",
+        "full",
+    ),
+    "token": (
+        "pad",
+        "eos",
+        "bos",
+        "unk",
+        "sep",
+        "cls",
+        "mask",
+        "special",
+        "image",
+        "video",
+        "audio",
+        "vision",
+    ),
 }
 _HARMLESS_VALUES = frozenset(("", "true", "false", "none", "null", "~", MASK, "''", '""', "<redacted>"))
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -77,7 +112,8 @@ _RULES: tuple[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]],
     # Private-key blocks: from BEGIN to END, or to the end of the text when END is elsewhere.
     (
         ("private key-----",),
-        r"(?s)(?P<k>-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----).*?(?P<e>-----END[A-Z0-9 ]*PRIVATE KEY-----|(?=\r?\n?\Z))",
+        r"(?s)(?P<k>-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----).*?"
+        r"(?P<e>-----END[A-Z0-9 ]*PRIVATE KEY-----|(?=\r?\n?\Z))",
         rf"\g<k>{MASK}\g<e>",
     ),
     # Assignments to a secret name: k=v, k: v, "k": "v", 'K': 'v', env['K'] = v, --k=v, -e K=v.
@@ -103,7 +139,20 @@ _RULES: tuple[tuple[tuple[str, ...], str, str | Callable[[re.Match[str]], str]],
     (("aiza",), r"\b(?P<k>AIza)[0-9A-Za-z_\-]{30,}", rf"\g<k>{MASK}"),
     (("eyj",), r"\b(?P<k>eyJ)[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}", rf"\g<k>{MASK}"),
     (
-        ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-"),
+        (
+            "ghp_",
+            "gho_",
+            "ghu_",
+            "ghs_",
+            "ghr_",
+            "github_pat_",
+            "glpat-",
+            "xoxa-",
+            "xoxb-",
+            "xoxp-",
+            "xoxr-",
+            "xoxs-",
+        ),
         r"\b(?P<k>gh[pousr]_|github_pat_|glpat-|xox[abprs]-)[A-Za-z0-9_\-]{10,}",
         rf"\g<k>{MASK}",
     ),
@@ -136,7 +185,11 @@ def _walk(value: Any) -> Any:
     if isinstance(value, dict):
         # A mapping such as context.overrides holds the name apart from its value.
         return {
-            _walk(k): (_mask_value(v) if isinstance(k, str) and isinstance(v, str) and is_secret_name(k) else _walk(v))
+            _walk(k): (
+                _mask_value(v)
+                if isinstance(k, str) and isinstance(v, str) and is_secret_name(k)
+                else _walk(v)
+            )
             for k, v in value.items()
         }
     if is_record(value):

@@ -82,6 +82,10 @@ def _copy(blocks: object, out: BinaryIO) -> None:
         cut = data.rfind(b"\n") + 1  # redact whole lines: a secret never spans two pieces
         rest = data[cut:]
         if cut:
-            out.write(redactor.feed(data[:cut].decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))
+            out.write(
+                redactor.feed(data[:cut].decode("utf-8", "surrogateescape")).encode(
+                    "utf-8", "surrogateescape"
+                )
+            )
     if rest:
         out.write(redactor.feed(rest.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape"))

@@ -340,7 +340,7 @@ class _GzipStream(_DecodedStream):
                 raise self._corrupt("data after the last gzip member is not gzip")
             self._decoder = self._zlib.decompressobj(31)
         try:
-            out = self._decoder.decompress(self._input, BLOCK_SIZE)
+            out: bytes = self._decoder.decompress(self._input, BLOCK_SIZE)
         except self._zlib.error:
             raise self._corrupt("corrupt gzip data") from None
         self.decoded += len(out)
