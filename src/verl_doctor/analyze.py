@@ -16,6 +16,7 @@ they appear. `Analyzer.report()` builds the report:
 from __future__ import annotations
 
 from collections import deque
+from time import perf_counter
 
 from .catalog import Catalog, Target
 from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
@@ -33,6 +34,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 REGEX_TIMEOUT = 0.05  # seconds per regex search on one line
+# A rule whose regexes time out this often, or spend this long at more than SLOW_SEARCH a
+# search on average, is switched off for the rest of the run: no rule can stall a run.
+RULE_MAX_TIMEOUTS = 3
+RULE_TIME_BUDGET = 1.0  # seconds
+SLOW_SEARCH = 0.001  # seconds: healthy rules take microseconds
 OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
 MAX_EVIDENCE = 3
 MAX_WORKERS = 256
@@ -88,8 +94,10 @@ class Analyzer:
         self.states: dict[str, _RuleState] = {}
         self.context = ContextCollector()
         self.lines_seen = 0
-        self.timeouts: list[str] = []
-        self._timed_out: set[str] = set()
+        self.timeouts: list[str] = []  # one note per rule that timed out
+        self._timed_out: dict[str, tuple[int, int]] = {}  # rule id: (timeouts, index of its note)
+        self._spent: dict[str, list[float]] = {}  # rule id: [seconds, searches]
+        self.switched_off: set[str] = set()
         self._unknown: dict[str, _Unknown] = {}
         self._echoes: list[tuple[Line, str | None]] = []
         self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
@@ -164,13 +172,45 @@ class Analyzer:
         return frames
 
     def _search(self, rule: Rule, pattern: Any, text: str, line: Line) -> Any:
+        if rule.id in self.switched_off:
+            return None
+        spent = self._spent.get(rule.id)
+        if spent is None:
+            spent = self._spent[rule.id] = [0.0, 0]
+        start = perf_counter()
         try:
             return pattern.search(text, timeout=REGEX_TIMEOUT)
         except TimeoutError:
-            if rule.id not in self._timed_out:
-                self._timed_out.add(rule.id)
-                self.timeouts.append(f"rule {rule.id} timed out on line {line.number} of {line.source}")
+            self._timed_out_on(rule, line)
             return None
+        finally:
+            spent[0] += perf_counter() - start
+            spent[1] += 1
+            if spent[0] > RULE_TIME_BUDGET and spent[0] > spent[1] * SLOW_SEARCH:
+                self._switch_off(rule, f"its regexes took {spent[0]:.1f} s over {spent[1]:,} searches")
+
+    def _timed_out_on(self, rule: Rule, line: Line) -> None:
+        count, note = self._timed_out.get(rule.id, (0, len(self.timeouts)))
+        if count == 0:
+            self.timeouts.append(
+                f"rule {rule.id} ({rule.path}) timed out on line {line.number} of {line.source}"
+            )
+        self._timed_out[rule.id] = (count + 1, note)
+        if count + 1 >= RULE_MAX_TIMEOUTS:
+            first = self.timeouts[note].rsplit(" timed out ", 1)[-1]
+            self._switch_off(rule, f"its regexes timed out {count + 1} times, first {first}")
+
+    def _switch_off(self, rule: Rule, why: str) -> None:
+        """One note per rule: the switch-off replaces the rule's timeout note."""
+        if rule.id in self.switched_off:
+            return
+        self.switched_off.add(rule.id)
+        message = f"rule {rule.id} ({rule.path}) was switched off for the rest of the run: {why}"
+        _count, note = self._timed_out.get(rule.id, (0, -1))
+        if note >= 0:
+            self.timeouts[note] = message
+        else:
+            self.timeouts.append(message)
 
     def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> dict[str, str] | None:
         """The named groups of the first signature that matches, or None (also when excluded)."""

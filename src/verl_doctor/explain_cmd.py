@@ -62,6 +62,11 @@ OPTIONS = (
         metavar="DIR",
     ),
     Opt(("--no-user-rules",), "flag", "use the built-in rules only"),
+    Opt(
+        ("--allow-slow-rules",),
+        "flag",
+        "also load user rules whose regexes `rules lint` finds catastrophically slow",
+    ),
     Opt(("--binary",), "flag", "read files that look binary instead of skipping them"),
     Opt(("--no-redact",), "flag", "show secrets (API keys, tokens) unmasked"),
     Opt(
@@ -101,6 +106,7 @@ class Options:
     lang: str | None
     rules: list[str]
     no_user_rules: bool
+    allow_slow_rules: bool
     binary: bool
     no_redact: bool
     color: str
@@ -251,7 +257,11 @@ def _explain(args: Options) -> int:
         _err("--until-idle needs --follow")
         return EXIT_USAGE
     lang = choose_lang(args.lang)
-    catalog = load_catalog(extra_dirs=args.rules, include_user=not args.no_user_rules or bool(args.rules))
+    catalog = load_catalog(
+        extra_dirs=args.rules,
+        include_user=not args.no_user_rules or bool(args.rules),
+        allow_slow_rules=args.allow_slow_rules,
+    )
     for problem in catalog.problems:
         _err(f"warning: skipped broken rule: {problem}")
     if args.follow:
