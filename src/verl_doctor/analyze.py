@@ -16,6 +16,7 @@ they appear. `Analyzer.report()` builds the report:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from time import perf_counter
 
 from .catalog import Catalog, Target
@@ -256,7 +257,8 @@ class Analyzer:
     def _count(self, state: _RuleState, line: Line, conf: str) -> None:
         """Occurrences per worker; envelope hits are counted apart (they echo the inner error)."""
         envelope_hit = conf == "medium"
-        key = (line.source, *line.worker.key(), envelope_hit)
+        worker = self._raiser(line)
+        key = (line.source, *worker.key(), envelope_hit)
         last = state.occurrences.get(key)
         added = line.repeats + (1 if last is None or line.number - last > OCCURRENCE_GAP else 0)
         state.occurrences[key] = line.number
@@ -264,16 +266,33 @@ class Analyzer:
             state.envelope_count += added
         else:
             state.count += added
-        if not line.worker.is_known():
+        if not worker.is_known():
             return
         target = state.envelope_workers if envelope_hit else state.workers
-        if line.worker.key() not in target:
+        if worker.key() not in target:
             if not envelope_hit:
                 state.workers_total += 1
             if len(target) < MAX_WORKERS:
-                target[line.worker.key()] = line.worker
-        if line.worker.ip and len(state.hosts) < MAX_WORKERS:
-            state.hosts.add(line.worker.ip)
+                target[worker.key()] = worker
+        if worker.ip and len(state.hosts) < MAX_WORKERS:
+            state.hosts.add(worker.ip)
+
+    def _raiser(self, line: Line) -> Worker:
+        """Who raised the error on `line`: a driver (TaskRunner) that re-raises a Ray worker's
+        exception prints it after a `RayTaskError(...): ray::WorkerDict.m() (pid=1201, ip=...)`
+        envelope; the error belongs to that worker, not to the driver."""
+        for env_line, env in reversed(self._envelopes):
+            if env_line.source != line.source or env_line.worker != line.worker:
+                continue
+            recent = 0 <= line.number - env_line.number <= FRAME_LOOKBACK
+            if (
+                env.pid is not None
+                and recent
+                and (env.actor, env.pid) != (line.worker.actor, line.worker.pid)
+            ):
+                return Worker(env.actor, env.pid, env.ip)
+            break
+        return line.worker
 
     def _frame_phase(self, line: Line) -> tuple[str | None, str | None]:
         """The deepest verl frame the same worker printed just before `line`."""
@@ -374,6 +393,7 @@ class Analyzer:
                 state.phase, state.phase_detail = env_phase
             workers = state.workers or state.envelope_workers
             count = state.count or state.envelope_count
+            placed = _one_per_process(workers.values())
             findings.append(
                 Finding(
                     rule=rule.id,
@@ -392,14 +412,15 @@ class Analyzer:
                     fixes=tuple(self._fixes(rule, context, groups, FixOut)),
                     pitfalls=tuple(pick(p, self.lang) for p in rule.pitfalls),
                     references=rule.references,
-                    workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in workers.values()),
+                    workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in placed),
                     hosts=tuple(sorted(state.hosts)),
-                    workers_total=max(state.workers_total, len(workers)),
+                    workers_total=max(state.workers_total - (len(workers) - len(placed)), len(placed)),
                     phase=state.phase,
                     phase_detail=state.phase_detail,
                     facts=tuple(sorted(groups.items())),
                     origin=rule.origin,
                     replaces=rule.replaces,
+                    rule_file=None if rule.origin == "built-in" else rule.path,
                 )
             )
         order = {s: i for i, s in enumerate(self.sources_order)}
@@ -485,6 +506,14 @@ class Analyzer:
             commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
             out.append(cls(fill_placeholders(pick(fix.step, self.lang), groups), commands, fix.verl, notes))
         return out
+
+
+def _one_per_process(workers: Iterable[Worker]) -> list[Worker]:
+    """The workers, without a prefix that lacks the host (`(TaskRunner pid=77123)`) when the
+    same process also printed with it (`(TaskRunner pid=77123, ip=10.0.0.1)`)."""
+    workers = list(workers)
+    placed = {(w.actor, w.pid, w.rank) for w in workers if w.ip is not None}
+    return [w for w in workers if w.ip is not None or (w.actor, w.pid, w.rank) not in placed]
 
 
 def _short_path(path: str) -> str:

@@ -36,7 +36,9 @@ _WORDS = {
         "fingerprint": "fingerprint",
         "verl_frame": "deepest verl frame",
         "hint": "look",
-        "replaces": "user rule, replaces the built-in rule",
+        "user_rule": "user rule from",
+        "replaces": "replaces the built-in rule",
+        "user_fixes": "from your rule file, not checked by verl-doctor",
         "unknown_only": "no known error; exceptions no rule knows",
     },
     "zh": {
@@ -67,7 +69,9 @@ _WORDS = {
         "fingerprint": "指纹",
         "verl_frame": "最深的 verl 调用帧",
         "hint": "提示",
-        "replaces": "用户规则，替换内置规则",
+        "user_rule": "用户规则，来自",
+        "replaces": "替换了内置规则",
+        "user_fixes": "来自你的规则文件，verl-doctor 未核对",
         "unknown_only": "没有已知错误；以下异常没有规则能识别",
     },
 }

@@ -4,7 +4,9 @@ workflow-command format requires (% \\r \\n, plus : and , in properties)."""
 
 from __future__ import annotations
 
+from ..i18n import words
 from ..report import Report
+from .layout import fix_label, user_rule_note
 from .sanitize import visible
 
 MAX_ANNOTATIONS = 10
@@ -19,10 +21,13 @@ def escape_property(text: str) -> str:
 
 
 def render(report: Report) -> str:
+    w = words(report.lang)
     out = []
     for f in report.findings[:MAX_ANNOTATIONS]:
         level = "warning" if f.symptom else "error"
-        props = [f"title={escape_property(f'{f.rule} {f.name}')}"]
+        note = user_rule_note(f, w)
+        title = f"{f.rule} {f.name}" + (" (user rule)" if note else "")
+        props = [f"title={escape_property(title)}"]
         if f.source and f.source not in ("<stdin>", "<text>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
             props.append(f"line={f.first_line}")
@@ -30,7 +35,7 @@ def render(report: Report) -> str:
             f"{i}. {fix.step}" + "".join(f"\n   {c}" for c in fix.commands)
             for i, fix in enumerate(f.fixes, 1)
         )
-        message = f"{f.title}: {f.cause}\n{steps}"
+        message = f"{f.title}: {f.cause}\n" + (f"{note}\n{fix_label(f, w)}\n" if note else "") + steps
         out.append(f"::{level} {','.join(props)}::{escape_data(visible(message, None))}")
     room = MAX_ANNOTATIONS - len(out)
     for u in report.unrecognized[: max(room, 0) if report.findings else min(room, 3)]:
