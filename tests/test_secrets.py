@@ -176,6 +176,16 @@ def test_overrides_keep_their_key_and_lose_their_value(run_cli) -> None:
         assert leaked not in r.stdout.decode()
 
 
+def test_a_value_masked_for_its_name_is_masked_where_it_is_echoed(run_cli) -> None:
+    log = (
+        "(TaskRunner pid=1) Error executing job with overrides: ['trainer.wandb_api_key=q7Zr2mXw']\n"
+        "(TaskRunner pid=1) wandb.errors.AuthenticationError: the key q7Zr2mXw was rejected\n"
+    )
+    for fmt in ("json", "text", "markdown", "github"):
+        out = run_cli(["explain", "--format", fmt, "--no-step-summary"], stdin=log.encode()).stdout.decode()
+        assert "q7Zr2mXw" not in out and "AuthenticationError" in out, (fmt, out)
+
+
 def test_names_that_only_look_like_secrets_stay_readable() -> None:
     for name in (
         "tokenizer",

@@ -167,39 +167,82 @@ def _pattern(index: int) -> re.Pattern[str]:
     return pattern
 
 
-def redact(text: str) -> str:
+def redact(text: str, found: set[str] | None = None) -> str:
+    """`text` with its secrets masked; the values masked for their name are added to `found`."""
     lower = text.lower()
     for index, (gates, _source, repl) in enumerate(_RULES):
         if any(gate in lower for gate in gates):
+            if found is not None and repl is _assignment:
+                repl = _collecting(found)
             text = _pattern(index).sub(repl, text)
     return text
 
 
-def _walk(value: Any) -> Any:
+def _collecting(found: set[str]) -> Callable[[re.Match[str]], str]:
+    def assignment(match: re.Match[str]) -> str:
+        masked = _assignment(match)
+        if masked != match.group(0):
+            found.add(match.group("v").strip("\"'"))
+        return masked
+
+    return assignment
+
+
+# A value masked for its name is masked wherever else it appears too (a fact, a fix command,
+# another line), unless it is too short to be told apart from ordinary text.
+_MIN_ECHOED_SECRET = 4
+
+
+def _walk(value: Any, found: set[str]) -> Any:
     if isinstance(value, str):
-        return redact(value)
+        return redact(value, found)
     if isinstance(value, tuple):
-        return tuple(_walk(v) for v in value)
+        return tuple(_walk(v, found) for v in value)
     if isinstance(value, list):
-        return [_walk(v) for v in value]
+        return [_walk(v, found) for v in value]
     if isinstance(value, dict):
         # A mapping such as context.overrides holds the name apart from its value.
-        return {
-            _walk(k): (
-                _mask_value(v)
-                if isinstance(k, str) and isinstance(v, str) and is_secret_name(k)
-                else _walk(v)
-            )
-            for k, v in value.items()
-        }
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, str) and isinstance(v, str) and is_secret_name(k):
+                masked = _mask_value(v)
+                if masked != v:
+                    found.add(v.strip("\"'"))
+                out[_walk(k, found)] = masked
+            else:
+                out[_walk(k, found)] = _walk(v, found)
+        return out
     if is_record(value):
-        return replace(value, **{name: _walk(getattr(value, name)) for name in fields(value)})
+        return replace(value, **{name: _walk(getattr(value, name), found) for name in fields(value)})
+    return value
+
+
+def _mask_everywhere(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, MASK)
+        return value
+    if isinstance(value, tuple):
+        return tuple(_mask_everywhere(v, secrets) for v in value)
+    if isinstance(value, list):
+        return [_mask_everywhere(v, secrets) for v in value]
+    if isinstance(value, dict):
+        return {_mask_everywhere(k, secrets): _mask_everywhere(v, secrets) for k, v in value.items()}
+    if is_record(value):
+        return replace(
+            value, **{name: _mask_everywhere(getattr(value, name), secrets) for name in fields(value)}
+        )
     return value
 
 
 def redact_report(report: Any) -> Any:
-    """A copy of the report with every string field redacted."""
-    return _walk(report)
+    """A copy of the report with every string field redacted, and every value that was masked
+    for its name masked wherever else it appears."""
+    found: set[str] = set()
+    report = _walk(report, found)
+    secrets = sorted((s for s in found if len(s) >= _MIN_ECHOED_SECRET and s != MASK), key=len, reverse=True)
+    return _mask_everywhere(report, secrets) if secrets else report
 
 
 _PEM_BEGIN = re.compile(r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY-----")
