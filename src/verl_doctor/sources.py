@@ -231,19 +231,28 @@ def _wrap(name: str, stream: BinaryIO) -> Source:
         stream.read(len(_UTF8_BOM))
     else:
         for bom, encoding in _UTF16_BOMS:
-            if head.startswith(bom):
+            if head.startswith(bom) and _looks_utf16(_peek(stream, 4096)[len(bom) :], encoding):
                 stream.read(len(bom))
                 stream = _Utf16Stream(stream, encoding)  # type: ignore[assignment]
                 break
     return Source(name, stream, compressed=compressed)
 
 
-def _peek(stream: BinaryIO) -> bytes:
+def _looks_utf16(data: bytes, encoding: str) -> bool:
+    """A log is mostly ASCII (even a Chinese one: prefixes, paths, numbers), so in UTF-16 at
+    least a quarter of its code units have a zero high byte; bytes that merely start with a BOM
+    do not."""
+    high = data[1::2] if encoding == "utf-16-le" else data[0::2]
+    units = len(data) // 2
+    return units == 0 or high[:units].count(0) * 4 >= units
+
+
+def _peek(stream: BinaryIO, size: int = 4) -> bytes:
     peek = getattr(stream, "peek", None)
     if peek is None:
         return b""
     try:
-        return bytes(peek(4)[:4])
+        return bytes(peek(size)[:size])
     except (OSError, ValueError, EOFError, _Damaged):
         return b""
 
