@@ -45,6 +45,7 @@ def test_ci_doc_command_works_as_documented(command: str, tmp_path: Path) -> Non
     work = tmp_path / "job"
     work.mkdir()
     shutil.copy(LOG, work / "train.log")
+    shutil.copy(LOG, work / "train.redacted.log")
     summary = tmp_path / "step_summary.md"
     summary.write_text("")
     env = isolated_env(tmp_path, GITHUB_STEP_SUMMARY=str(summary), GITHUB_ACTIONS="true")
@@ -61,7 +62,7 @@ def test_ci_doc_command_works_as_documented(command: str, tmp_path: Path) -> Non
 
     redirect = re.search(r">\s*(\S+)\s*$", command)
     output = (work / redirect.group(1)).read_text() if redirect else proc.stdout.decode()
-    assert "FLOW004" in output
+    assert "FLOW004" in output, proc.stderr
     if "--format json" in command:
         assert json.loads(output)["findings"][0]["rule"] == "FLOW004"
     if "--format github" in command:
@@ -74,3 +75,39 @@ def test_ci_doc_command_works_as_documented(command: str, tmp_path: Path) -> Non
         assert written == ""
     else:
         assert written.startswith("## verl-doctor: `FLOW004`"), written[:200]
+
+
+def _redact_commands() -> list[str]:
+    text = DOC.read_text(encoding="utf-8")
+    found = re.findall(r"(verl-doctor redact [^\n#`]*?)\s*(?:#.*)?(?:`|$)", text, re.M)
+    commands = list(dict.fromkeys(c.strip() for c in found))
+    assert commands, "docs/ci.md shows how to keep a redacted log"
+    return commands
+
+
+@pytest.mark.parametrize("command", _redact_commands())
+def test_ci_doc_redact_command_masks_the_log(command: str, tmp_path: Path) -> None:
+    work = tmp_path / "job"
+    work.mkdir()
+    key = "0123456789abcdef" * 2 + "01234567"
+    raw = (
+        LOG.read_text() + f"(TaskRunner pid=1) wandb: ERROR Invalid API key {key}\nexport HF_TOKEN=hf_{key}\n"
+    )
+    (work / "train.log").write_text(raw)
+    env = isolated_env(tmp_path)
+    env["PATH"] = f"{_bin_dir(tmp_path)}:{env.get('PATH', '/usr/bin:/bin')}"
+    proc = subprocess.run(["bash", "-c", command], cwd=work, env=env, capture_output=True, timeout=120)
+    assert proc.returncode == 0 and not proc.stderr, proc.stderr
+    target = re.search(r"-o\s+(\S+)", command)
+    redacted = (work / target.group(1)).read_text() if target else proc.stdout.decode()
+    assert key not in redacted and redacted.count("\n") == raw.count("\n")
+    assert (work / "train.log").read_text() == raw  # the input is never rewritten
+
+
+def test_ci_doc_uploads_no_raw_log() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    uploaded = re.findall(r"^\s+path: \|\n((?:\s+\S+\n)+)", text, re.M) + re.findall(
+        r"paths: \[([^\]]*)\]", text
+    )
+    files = [f.strip() for block in uploaded for f in re.split(r"[\s,]+", block) if f.strip()]
+    assert files and "train.log" not in files and "train.redacted.log" in files, files

@@ -216,6 +216,7 @@ _ARG = st.one_of(
             "--rules=team",
             "team",
             "--no-user-rules",
+            "--allow-slow-rules",
             "--binary",
             "--no-redact",
             "--color",

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from collections.abc import Iterable
+from time import perf_counter
 
 from .catalog import Catalog, Target
 from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
@@ -34,6 +36,11 @@ if TYPE_CHECKING:
     from typing import Any
 
 REGEX_TIMEOUT = 0.05  # seconds per regex search on one line
+# A rule whose regexes time out this often, or spend this long at more than SLOW_SEARCH a
+# search on average, is switched off for the rest of the run: no rule can stall a run.
+RULE_MAX_TIMEOUTS = 3
+RULE_TIME_BUDGET = 1.0  # seconds
+SLOW_SEARCH = 0.001  # seconds: healthy rules take microseconds
 OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
 MAX_EVIDENCE = 3
 MAX_WORKERS = 256
@@ -100,8 +107,10 @@ class Analyzer:
         self.warning_states: dict[str, _RuleState] = {}  # hits of warning-level messages
         self.context = ContextCollector()
         self.lines_seen = 0
-        self.timeouts: list[str] = []
-        self._timed_out: set[str] = set()
+        self.timeouts: list[str] = []  # one note per rule that timed out
+        self._timed_out: dict[str, tuple[int, int]] = {}  # rule id: (timeouts, index of its note)
+        self._spent: dict[str, list[float]] = {}  # rule id: [seconds, searches]
+        self.switched_off: set[str] = set()
         self._unknown: dict[str, _Unknown] = {}
         self._echoes: list[tuple[Line, str | None]] = []
         self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
@@ -227,13 +236,45 @@ class Analyzer:
         return frames
 
     def _search(self, rule: Rule, pattern: Any, text: str, line: Line) -> Any:
+        if rule.id in self.switched_off:
+            return None
+        spent = self._spent.get(rule.id)
+        if spent is None:
+            spent = self._spent[rule.id] = [0.0, 0]
+        start = perf_counter()
         try:
             return pattern.search(text, timeout=REGEX_TIMEOUT)
         except TimeoutError:
-            if rule.id not in self._timed_out:
-                self._timed_out.add(rule.id)
-                self.timeouts.append(f"rule {rule.id} timed out on line {line.number} of {line.source}")
+            self._timed_out_on(rule, line)
             return None
+        finally:
+            spent[0] += perf_counter() - start
+            spent[1] += 1
+            if spent[0] > RULE_TIME_BUDGET and spent[0] > spent[1] * SLOW_SEARCH:
+                self._switch_off(rule, f"its regexes took {spent[0]:.1f} s over {spent[1]:,} searches")
+
+    def _timed_out_on(self, rule: Rule, line: Line) -> None:
+        count, note = self._timed_out.get(rule.id, (0, len(self.timeouts)))
+        if count == 0:
+            self.timeouts.append(
+                f"rule {rule.id} ({rule.path}) timed out on line {line.number} of {line.source}"
+            )
+        self._timed_out[rule.id] = (count + 1, note)
+        if count + 1 >= RULE_MAX_TIMEOUTS:
+            first = self.timeouts[note].rsplit(" timed out ", 1)[-1]
+            self._switch_off(rule, f"its regexes timed out {count + 1} times, first {first}")
+
+    def _switch_off(self, rule: Rule, why: str) -> None:
+        """One note per rule: the switch-off replaces the rule's timeout note."""
+        if rule.id in self.switched_off:
+            return
+        self.switched_off.add(rule.id)
+        message = f"rule {rule.id} ({rule.path}) was switched off for the rest of the run: {why}"
+        _count, note = self._timed_out.get(rule.id, (0, -1))
+        if note >= 0:
+            self.timeouts[note] = message
+        else:
+            self.timeouts.append(message)
 
     def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> tuple[dict[str, str], int] | None:
         """The named groups and index of the first signature that matches, or None (also when
@@ -293,7 +334,8 @@ class Analyzer:
     def _count(self, state: _RuleState, line: Line, conf: str) -> None:
         """Occurrences per worker; envelope hits are counted apart (they echo the inner error)."""
         envelope_hit = conf == "medium"
-        key = (line.source, *line.worker.key(), envelope_hit)
+        worker = self._raiser(line)
+        key = (line.source, *worker.key(), envelope_hit)
         last = state.occurrences.get(key)
         added = line.repeats + (1 if last is None or line.number - last > OCCURRENCE_GAP else 0)
         state.occurrences[key] = line.number
@@ -301,16 +343,33 @@ class Analyzer:
             state.envelope_count += added
         else:
             state.count += added
-        if not line.worker.is_known():
+        if not worker.is_known():
             return
         target = state.envelope_workers if envelope_hit else state.workers
-        if line.worker.key() not in target:
+        if worker.key() not in target:
             if not envelope_hit:
                 state.workers_total += 1
             if len(target) < MAX_WORKERS:
-                target[line.worker.key()] = line.worker
-        if line.worker.ip and len(state.hosts) < MAX_WORKERS:
-            state.hosts.add(line.worker.ip)
+                target[worker.key()] = worker
+        if worker.ip and len(state.hosts) < MAX_WORKERS:
+            state.hosts.add(worker.ip)
+
+    def _raiser(self, line: Line) -> Worker:
+        """Who raised the error on `line`: a driver (TaskRunner) that re-raises a Ray worker's
+        exception prints it after a `RayTaskError(...): ray::WorkerDict.m() (pid=1201, ip=...)`
+        envelope; the error belongs to that worker, not to the driver."""
+        for env_line, env in reversed(self._envelopes):
+            if env_line.source != line.source or env_line.worker != line.worker:
+                continue
+            recent = 0 <= line.number - env_line.number <= FRAME_LOOKBACK
+            if (
+                env.pid is not None
+                and recent
+                and (env.actor, env.pid) != (line.worker.actor, line.worker.pid)
+            ):
+                return Worker(env.actor, env.pid, env.ip)
+            break
+        return line.worker
 
     def _frame_phase(self, line: Line) -> tuple[str | None, str | None]:
         """The deepest verl frame the same worker printed just before `line`."""
@@ -434,6 +493,7 @@ class Analyzer:
                 state.phase, state.phase_detail = env_phase
             workers = state.workers or state.envelope_workers
             count = state.count or state.envelope_count
+            placed = _one_per_process(workers.values())
             findings.append(
                 Finding(
                     rule=rule.id,
@@ -452,9 +512,9 @@ class Analyzer:
                     fixes=tuple(self._fixes(rule, context, groups, FixOut)),
                     pitfalls=tuple(pick(p, self.lang) for p in rule.pitfalls),
                     references=rule.references,
-                    workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in workers.values()),
+                    workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in placed),
                     hosts=tuple(sorted(state.hosts)),
-                    workers_total=max(state.workers_total, len(workers)),
+                    workers_total=max(state.workers_total - (len(workers) - len(placed)), len(placed)),
                     phase=state.phase,
                     phase_detail=state.phase_detail,
                     facts=tuple(sorted(groups.items())),
@@ -462,6 +522,7 @@ class Analyzer:
                     replaces=rule.replaces,
                     basis=state.basis,
                     severity=severity,
+                    rule_file=None if rule.origin == "built-in" else rule.path,
                 )
             )
         order = {s: i for i, s in enumerate(self.sources_order)}
@@ -615,6 +676,14 @@ class Analyzer:
 
 def _join_hints(*hints: str | None) -> str | None:
     return "; ".join(h for h in hints if h) or None
+
+
+def _one_per_process(workers: Iterable[Worker]) -> list[Worker]:
+    """The workers, without a prefix that lacks the host (`(TaskRunner pid=77123)`) when the
+    same process also printed with it (`(TaskRunner pid=77123, ip=10.0.0.1)`)."""
+    workers = list(workers)
+    placed = {(w.actor, w.pid, w.rank) for w in workers if w.ip is not None}
+    return [w for w in workers if w.ip is not None or (w.actor, w.pid, w.rank) not in placed]
 
 
 def _short_path(path: str) -> str:

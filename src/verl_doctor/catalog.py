@@ -146,8 +146,11 @@ def load_catalog(
     include_builtin: bool = True,
     environ: dict[str, str] | None = None,
     use_cache: bool = True,
+    allow_slow_rules: bool = False,
 ) -> Catalog:
-    """The catalog as users see it: built-in rules, then user rules over them."""
+    """The catalog as users see it: built-in rules, then user rules over them. A user rule
+    whose regexes backtrack catastrophically (as `rules lint` finds) is skipped with a problem
+    unless `allow_slow_rules`."""
     groups: list[tuple[str, list[tuple[str, bytes]]]] = []
     problems: list[Problem] = []
     if include_builtin:
@@ -158,11 +161,11 @@ def load_catalog(
                 problems.append(Problem(d, None, None, None, "rule folder not found"))
                 continue
             groups.append((d, _read_files(_rule_paths(d), problems)))
-    digest = _digest(groups)
+    digest = _digest(groups, allow_slow_rules)
     cache = _cache_path(digest, environ) if use_cache else None
     data = _read_cache(cache)
     if data is None:
-        data = build_catalog_data(groups)
+        data = build_catalog_data(groups, check_user_regexes=not allow_slow_rules)
         if cache is not None:
             _write_cache(cache, data)
     catalog = catalog_from_data(data)
@@ -189,9 +192,9 @@ def _hasher(data: bytes) -> Any:
     return blake2b(data, digest_size=16)
 
 
-def _digest(groups: Sequence[tuple[str, Sequence[tuple[PathLike, bytes]]]]) -> str:
+def _digest(groups: Sequence[tuple[str, Sequence[tuple[PathLike, bytes]]]], allow_slow: bool = False) -> str:
     # marshal's format belongs to the Python version that wrote it
-    h = _hasher(f"{CACHE_FORMAT}:{__version__}:{sys.implementation.cache_tag}".encode())
+    h = _hasher(f"{CACHE_FORMAT}:{__version__}:{sys.implementation.cache_tag}:{allow_slow}".encode())
     for origin, files in groups:
         h.update(origin.encode() + b"\0")
         for path, content in files:
@@ -310,8 +313,12 @@ def catalog_from_data(data: dict[str, Any]) -> Catalog:
 # ---------------------------------------------------------------- validation (cache miss)
 
 
-def build_catalog_data(groups: Sequence[tuple[str, Sequence[tuple[PathLike, bytes]]]]) -> dict[str, Any]:
-    """Validate every file and derive the prefilter; the slow path, run when files change."""
+def build_catalog_data(
+    groups: Sequence[tuple[str, Sequence[tuple[PathLike, bytes]]]], check_user_regexes: bool = False
+) -> dict[str, Any]:
+    """Validate every file and derive the prefilter; the slow path, run when files change.
+    With `check_user_regexes`, user rules whose regexes time out on adversarial input are
+    left out (built-in rules are checked by the test suite)."""
     from pathlib import Path
 
     from .validate import validate_file
@@ -333,6 +340,8 @@ def build_catalog_data(groups: Sequence[tuple[str, Sequence[tuple[PathLike, byte
                 )
                 continue
             seen_here[rid] = str(path)
+            if check_user_regexes and origin != "built-in" and _reject_slow(result, str(path), problems):
+                continue
             entry = {"data": result, "path": str(path), "origin": origin}
             if rid in chosen:
                 notes.append(f"user rule {rid} ({path}) replaces the {chosen[rid]['origin']} rule {rid}")
@@ -357,6 +366,31 @@ def build_catalog_data(groups: Sequence[tuple[str, Sequence[tuple[PathLike, byte
         "literals": literals,
         "targets": targets,
     }
+
+
+def _reject_slow(data: dict[str, Any], path: str, problems: list[Problem]) -> bool:
+    """True (with a problem) when one of the rule's regexes backtracks catastrophically."""
+    from .lint import slow_patterns
+
+    fields: list[tuple[str, list[str]]] = [
+        ("signatures", data["signatures"]),
+        ("exclude", data.get("exclude") or []),
+        ("facts", data.get("facts") or []),
+    ]
+    fields += [(f"clues.{i}.all", clue["all"]) for i, clue in enumerate(data.get("clues") or [])]
+    for name, patterns in fields:
+        for index, why in slow_patterns(patterns):
+            problems.append(
+                Problem(
+                    path,
+                    None,
+                    data["id"],
+                    f"{name}.{index}",
+                    f"{why}: not loaded (--allow-slow-rules loads it)",
+                )
+            )
+            return True
+    return False
 
 
 def _literal_table(entries: list[dict[str, Any]]) -> tuple[list[str], list[list[list[Any]]]]:

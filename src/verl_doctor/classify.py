@@ -52,6 +52,7 @@ _EXCEPTION = re.compile(
 _ENVELOPE = re.compile(
     r"(?:RayTaskError|RayActorError)\((?P<inner>[\w.]+)\)\s*:\s*"
     r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?P<actor>[A-Za-z_][\w]*)\.(?P<method>[\w]+)\(\)"
+    r"(?:(?:\x1b?\[\d+m)?\s*\(pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\d.:a-fA-F]+))?)?"
     r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
 )
 _FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)')
@@ -89,6 +90,8 @@ class Envelope:
     inner: str  # exception type named inside RayTaskError(...)
     actor: str  # TaskRunner, WorkerDict, ...
     method: str  # run, actor_rollout_compute_log_prob, ...
+    pid: int | None = None  # the actor that raised it: `ray::WorkerDict.x() (pid=1201, ip=...)`
+    ip: str | None = None
 
 
 @record(frozen=True)
@@ -99,8 +102,31 @@ class Frame:
 
     @property
     def is_verl(self) -> bool:
-        p = self.path.replace("\\", "/")
-        return ("/verl/" in p or p.startswith("verl/")) and "/site-packages/ray/" not in p
+        return is_verl_path(self.path)
+
+
+_PACKAGE_DIRS = ("site-packages", "dist-packages")
+# A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
+_ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
+
+
+def is_verl_path(path: str) -> bool:
+    """True for a file of verl's own code: under site-packages, the installed package is the
+    folder right after the last site-packages (so `envs/verl/.../site-packages/omegaconf` is
+    omegaconf); elsewhere, a source checkout's `verl/` folder that is not an environment's root."""
+    parts = path.replace("\\", "/").split("/")
+    for marker in _PACKAGE_DIRS:
+        if marker in parts:
+            rest = parts[len(parts) - parts[::-1].index(marker) :]
+            if rest and rest[0].endswith(".egg"):  # site-packages/verl-0.4-py3.10.egg/verl/...
+                rest = rest[1:]
+            return len(rest) > 1 and rest[0] == "verl"
+    return any(
+        part == "verl"
+        and parts[i + 1] not in _ENV_LAYOUT
+        and (i == 0 or parts[i - 1] not in ("envs", "versions"))
+        for i, part in enumerate(parts[:-1])
+    )
 
 
 def exception_line(text: str) -> ExceptionLine | None:
@@ -119,7 +145,10 @@ def envelope(text: str) -> Envelope | None:
     if not m:
         return None
     if m.group("inner"):
-        return Envelope(m.group("inner").rsplit(".", 1)[-1], m.group("actor"), m.group("method"))
+        pid = int(m.group("pid")) if m.group("pid") else None
+        return Envelope(
+            m.group("inner").rsplit(".", 1)[-1], m.group("actor"), m.group("method"), pid, m.group("ip")
+        )
     return Envelope("", m.group("actor2"), m.group("method2"))
 
 

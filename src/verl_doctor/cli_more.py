@@ -1,4 +1,4 @@
-"""`verl-doctor run -- CMD` and `verl-doctor env`."""
+"""`verl-doctor run -- CMD`, `verl-doctor redact` and `verl-doctor env`."""
 
 from __future__ import annotations
 
@@ -52,6 +52,29 @@ def run(
         typer.echo(f"verl-doctor: warning: skipped broken rule: {problem}", err=True)
     code = run_command(command, catalog, choose_lang(lang), log, report, fmt.value, not no_redact)
     raise typer.Exit(code)
+
+
+@app.command("redact")
+def redact(
+    files: list[str] = typer.Argument(
+        None, metavar="FILE", help="Logs (plain, gzip, UTF-16); '-' or none: stdin."
+    ),
+    output: str | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write to FILE (never one of the inputs) instead of stdout.",
+    ),
+) -> None:
+    """Print a log with its secrets masked (API keys, tokens, passwords), to attach to an issue
+    or keep as a CI artifact: the same masking as every report.
+
+    Example: verl-doctor redact train.log -o train.redacted.log
+    """
+    from .redact_cmd import main
+
+    raise typer.Exit(main(files or [], output))
 
 
 class EnvFmt(str, Enum):

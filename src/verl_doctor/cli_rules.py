@@ -51,6 +51,24 @@ def rules_list(
     """List every rule: code, name, category, title (`rules show CODE` for one in full)."""
     if ctx.invoked_subcommand is not None:
         return
+    _list_rules(category, fmt, lang, rules, no_user_rules)
+
+
+@rules_app.command("list")
+def rules_list_command(
+    category: str | None = typer.Option(None, "--category", "-c", help="env, config, flow or distributed."),
+    fmt: Fmt = typer.Option(Fmt.text, "--format", "-f", help="text, json or markdown."),
+    lang: str | None = LangOpt,
+    rules: list[str] = RulesOpt,
+    no_user_rules: bool = NoUserOpt,
+) -> None:
+    """The same as `verl-doctor rules`: every rule, one line each."""
+    _list_rules(category, fmt, lang, rules, no_user_rules)
+
+
+def _list_rules(
+    category: str | None, fmt: Fmt, lang: str | None, rules: list[str], no_user_rules: bool
+) -> None:
     from .docs import rule_summary
     from .i18n import choose_lang
 
@@ -132,7 +150,9 @@ def rules_schema() -> None:
 @rules_app.command("docs")
 def rules_docs(
     out: Path = typer.Option(
-        Path("docs"), "--out", help="Folder to write errors.md, errors.zh.md, rule.schema.json."
+        ...,
+        "--out",
+        help="Folder to write (or, with --check, compare) errors.md, errors.zh.md, rule.schema.json.",
     ),
     check: bool = typer.Option(
         False, "--check", help="Only check the files are up to date; exit 1 if stale."

@@ -17,7 +17,7 @@ from .normalize import Line
 from .prefilter import BlockSearcher
 from .report import InputNote, Report
 from .scan import LineScanner
-from .sources import InputError, Source, looks_binary, open_path
+from .sources import CutInput, InputError, Source, looks_binary, open_path
 
 NewFindings = Callable[[list[str], Line | None], None]
 
@@ -38,6 +38,7 @@ class Session:
         self.live = live
         self.sources: list[str] = []
         self.input_errors: list[InputNote] = []
+        self.cut_inputs: list[str] = []  # read only up to a point (truncated or corrupt gzip)
         self.lines = 0
         self.line_totals: dict[str, int] = {}
 
@@ -91,6 +92,8 @@ class Session:
                     on_new([c for c, _ in found], found[0][1])
         except InputError as exc:
             self.input_errors.append(InputNote(source.name, str(exc)))
+            if isinstance(exc, CutInput):  # what came before the damage was read: analyse it
+                self.cut_inputs.append(source.name)
             self.finish(scanner)
             return False
         found = self.finish(scanner)

@@ -6,7 +6,8 @@ imports rich only to draw in a terminal.
 The typer app in cli.py forwards `explain` here, so these options are defined once.
 
 Exit codes: 0 no error found, 1 a known error, 3 errors found but none recognized,
-2 usage error or no input could be read, 130 interrupted, 4 internal error.
+2 usage error, no input could be read, or an input was cut short (a truncated or corrupt gzip,
+analysed up to its last readable byte), 130 interrupted, 4 internal error.
 """
 
 from __future__ import annotations
@@ -62,12 +63,17 @@ OPTIONS = (
         metavar="DIR",
     ),
     Opt(("--no-user-rules",), "flag", "use the built-in rules only"),
+    Opt(
+        ("--allow-slow-rules",),
+        "flag",
+        "also load user rules whose regexes `rules lint` finds catastrophically slow",
+    ),
     Opt(("--binary",), "flag", "read files that look binary instead of skipping them"),
     Opt(("--no-redact",), "flag", "show secrets (API keys, tokens) unmasked"),
     Opt(
         ("--color",),
         "choice",
-        "colour in text output (default: auto; NO_COLOR disables)",
+        "colour in text output (default: auto: in a terminal, unless NO_COLOR is set)",
         ("auto", "always", "never"),
         "auto",
     ),
@@ -101,6 +107,7 @@ class Options:
     lang: str | None
     rules: list[str]
     no_user_rules: bool
+    allow_slow_rules: bool
     binary: bool
     no_redact: bool
     color: str
@@ -141,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="verl-doctor explain",
         description="Explain why a verl run failed: known errors, their cause and fixes.",
         epilog="Exit codes: 0 no error found, 1 known error, 3 error found but none recognized, "
-        "2 usage error or unreadable input, 130 interrupted.",
+        "2 usage error, unreadable input or an input cut short (truncated gzip), 130 interrupted.",
     )
     p.add_argument(
         "files", nargs="*", metavar="FILE", help="log files (plain or gzip); '-' or nothing reads stdin"
@@ -251,7 +258,11 @@ def _explain(args: Options) -> int:
         _err("--until-idle needs --follow")
         return EXIT_USAGE
     lang = choose_lang(args.lang)
-    catalog = load_catalog(extra_dirs=args.rules, include_user=not args.no_user_rules or bool(args.rules))
+    catalog = load_catalog(
+        extra_dirs=args.rules,
+        include_user=not args.no_user_rules or bool(args.rules),
+        allow_slow_rules=args.allow_slow_rules,
+    )
     for problem in catalog.problems:
         _err(f"warning: skipped broken rule: {problem}")
     if args.follow:
@@ -288,7 +299,10 @@ def _explain(args: Options) -> int:
         report = confirm_with_probes(report)
     if not read_any and not report.sources:
         return EXIT_USAGE
-    return emit(report, args)
+    code = emit(report, args)
+    if session.cut_inputs and not args.exit_zero:
+        return EXIT_USAGE  # the end of an input is missing: "no error found" would not be true
+    return code
 
 
 def _stdin_is_tty() -> bool:
@@ -322,7 +336,7 @@ def _render(report: Report, args: Options, out: TextIO) -> None:
         from .render.layout import build
         from .render.terminal import write
 
-        write(build(report), out)
+        write(build(report), out, force=args.color == "always")
         return
     from .render import render_text
 
@@ -330,10 +344,10 @@ def _render(report: Report, args: Options, out: TextIO) -> None:
 
 
 def _use_color(choice: str, out: TextIO) -> bool:
-    if choice == "never" or os.environ.get("NO_COLOR"):
+    if choice != "auto":  # the flag is the user's explicit word: it wins over NO_COLOR
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
         return False
-    if choice == "always":
-        return True
     try:
         return out.isatty() and os.environ.get("TERM") != "dumb"
     except (ValueError, OSError):

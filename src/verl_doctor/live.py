@@ -28,16 +28,21 @@ _TAIL_BYTES = 8192
 _TRAINING_MARKS = (b"Training Progress", b"step:", b"Training from scratch")
 
 
-def _announce(session: Session, codes: list[str], line: Line | None, stream: Any = None) -> None:
+def _announce(session: Session, found: list[tuple[str, Line]], redact: bool, stream: Any = None) -> None:
+    """One stderr line per newly found root cause, each with the line that showed it."""
     out = stream or sys.stderr
-    for code in codes:
+    for code, line in found:
         rule = session.catalog.by_id(code)
         if rule is None or rule.symptom:
             continue  # echoes are reported in the summary, not announced
-        where = f"{line.source}:{line.number}" if line else ""
-        text = visible(line.raw, 200) if line else ""
+        raw = line.raw
+        if redact:
+            from .redact import redact as mask
+
+            raw = mask(raw)
         try:
-            out.write(f"verl-doctor: detected {rule.id} {rule.name} at {where}: {text}\n")
+            where = f"{line.source}:{line.number}"
+            out.write(f"verl-doctor: detected {rule.id} {rule.name} at {where}: {visible(raw, 200)}\n")
             out.flush()
         except (OSError, ValueError):
             pass
@@ -89,7 +94,7 @@ def follow(args: Any, catalog: Catalog, lang: str) -> int:
                 tail.add(data)
                 found = session.feed(scanner, data)
                 if found:
-                    _announce(session, [c for c, _ in found], found[0][1])
+                    _announce(session, found, not args.no_redact)
                 continue
             rotated, truncated = _rotation(path, f, inode)
             if rotated or truncated:
@@ -189,7 +194,7 @@ def run_command(
                     log.flush()
                 found = session.feed(scanner, data)
             if found:
-                _announce(session, [c for c, _ in found], found[0][1])
+                _announce(session, found, redact)
 
     assert proc.stdout is not None and proc.stderr is not None
     threads = [

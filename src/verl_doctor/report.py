@@ -61,8 +61,9 @@ class Finding:
     phase: str | None = None
     phase_detail: str | None = None
     facts: tuple[tuple[str, str], ...] = ()
-    origin: str = "built-in"
-    replaces: str | None = None
+    origin: str = "built-in"  # or the user rule folder it came from
+    replaces: str | None = None  # the built-in rule file a user rule replaces
+    rule_file: str | None = None  # a user rule's file: its fixes come from there, unchecked
     # What the finding rests on: "message" (the rule's own message is in the log), "envelope"
     # (only a Ray wrapper names the exception type), "clue" (traceback shape), or
     # "exception: ..." (the exception's class and names, when no rule knows its wording).

@@ -36,6 +36,15 @@ class InputError(Exception):
     """An input that cannot be read; `str()` is the one-line message for the user."""
 
 
+class CutInput(InputError):
+    """An input read only up to a point (a truncated or corrupt gzip): what came before was
+    delivered, the rest is lost. `str()` says what was cut."""
+
+
+class _Damaged(Exception):
+    """Raised by a decoding stream after its last readable byte; the message says what was cut."""
+
+
 @record
 class Source:
     """One opened input: a display name and a binary stream of its (decompressed) bytes."""
@@ -54,7 +63,9 @@ class Source:
         while True:
             try:
                 data = read(size)
-            except (EOFError, OSError) as exc:  # gzip.BadGzipFile is an OSError
+            except _Damaged as exc:
+                raise CutInput(f"{self.name}: {exc}") from None
+            except (EOFError, OSError) as exc:
                 raise InputError(f"{self.name}: {_describe(exc)}") from None
             if not data:
                 return
@@ -107,7 +118,9 @@ class Source:
     ) -> Iterator[tuple[bytearray, int]]:
         if n:
             yield buf, n
-        if isinstance(error, (EOFError, OSError)):  # gzip.BadGzipFile is an OSError
+        if isinstance(error, _Damaged):
+            raise CutInput(f"{self.name}: {error}") from None
+        if isinstance(error, (EOFError, OSError)):
             raise InputError(f"{self.name}: {_describe(error)}") from None
         if error is not None:
             raise error
@@ -138,7 +151,9 @@ class Source:
             turn = 1 - turn
 
     def close(self) -> None:
-        if self.stream is not _stdin_stream():
+        if isinstance(self.stream, _TerminalStream):
+            self.stream.restore()
+        elif self.stream is not _stdin_stream():
             self.stream.close()
 
 
@@ -176,10 +191,15 @@ def open_stdin() -> Source:
         os.fstat(fd)
     except (OSError, ValueError):
         raise InputError("stdin is closed") from None
+    if os.isatty(fd):
+        terminal = _TerminalStream.open(fd)
+        if terminal is not None:
+            return Source("<stdin>", terminal)  # type: ignore[arg-type]
+        source = Source("<stdin>", stream)
+        source.interactive = True
+        return source
     _enlarge_pipe(fd)
-    source = _wrap("<stdin>", stream)
-    source.interactive = os.isatty(fd)
-    return source
+    return _wrap("<stdin>", stream)
 
 
 def open_path(path: str) -> Source:
@@ -203,21 +223,236 @@ def open_path(path: str) -> Source:
 
 def _wrap(name: str, stream: BinaryIO) -> Source:
     head = _peek(stream)
-    if head.startswith(_GZIP_MAGIC):
-        import gzip  # only for compressed input
+    compressed = head.startswith(_GZIP_MAGIC)
+    if compressed:
+        stream = _GzipStream(stream)  # type: ignore[assignment]
+        head = _peek(stream)
+    if head.startswith(_UTF8_BOM):
+        stream.read(len(_UTF8_BOM))
+    else:
+        for bom, encoding in _UTF16_BOMS:
+            if head.startswith(bom) and _looks_utf16(_peek(stream, 4096)[len(bom) :], encoding):
+                stream.read(len(bom))
+                stream = _Utf16Stream(stream, encoding)  # type: ignore[assignment]
+                break
+    return Source(name, stream, compressed=compressed)
 
-        return Source(name, gzip.GzipFile(fileobj=stream, mode="rb"), compressed=True)  # type: ignore[arg-type]
-    return Source(name, stream)
+
+def _looks_utf16(data: bytes, encoding: str) -> bool:
+    """A log is mostly ASCII (even a Chinese one: prefixes, paths, numbers), so in UTF-16 at
+    least a quarter of its code units have a zero high byte; bytes that merely start with a BOM
+    do not."""
+    high = data[1::2] if encoding == "utf-16-le" else data[0::2]
+    units = len(data) // 2
+    return units == 0 or high[:units].count(0) * 4 >= units
 
 
-def _peek(stream: BinaryIO) -> bytes:
+def _peek(stream: BinaryIO, size: int = 4) -> bytes:
     peek = getattr(stream, "peek", None)
     if peek is None:
         return b""
     try:
-        return bytes(peek(2)[:2])
-    except (OSError, ValueError):
+        return bytes(peek(size)[:size])
+    except (OSError, ValueError, EOFError, _Damaged):
         return b""
+
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = ((b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+_CHUNK = 256 * 1024
+
+
+class _DecodedStream:
+    """A read-only stream of bytes made from another (decompressed, transcoded): `read`,
+    `readinto` and `peek`, as the readers above use them."""
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self._pending = b""
+        self._offset = 0
+        self._error: _Damaged | None = None
+        self._done = False
+
+    def _produce(self) -> bytes | None:
+        """The next decoded bytes (possibly empty); None at the end of the input."""
+        raise NotImplementedError
+
+    def _fill(self) -> bool:
+        while self._offset >= len(self._pending):
+            if self._done:
+                return False
+            try:
+                data = self._produce()
+            except _Damaged as exc:
+                self._error, data = exc, None
+            if data is None:
+                self._done = True
+                return False
+            self._pending, self._offset = data, 0
+        return True
+
+    def readinto(self, buf: Any) -> int:
+        if not self._fill():
+            if self._error is not None:
+                error, self._error = self._error, None
+                raise error
+            return 0
+        n = min(len(buf), len(self._pending) - self._offset)
+        buf[:n] = self._pending[self._offset : self._offset + n]
+        self._offset += n
+        return n
+
+    def read(self, size: int = -1) -> bytes:
+        out = bytearray(size if size >= 0 else _CHUNK)
+        n = self.readinto(out)
+        return bytes(out[:n])
+
+    def peek(self, _size: int = 1) -> bytes:
+        self._fill()
+        return self._pending[self._offset :]
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class _GzipStream(_DecodedStream):
+    """gzip members decoded with zlib, so that a file cut short still gives every byte before
+    the cut (GzipFile drops what it decoded in the read that meets the end), and damage is
+    reported after the last good byte instead of in place of it."""
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__(raw)
+        import zlib
+
+        self._zlib = zlib
+        self._decoder: Any = None
+        self._input = b""
+        self._read = 0  # compressed bytes read so far
+        self.decoded = 0
+
+    def _produce(self) -> bytes | None:
+        if not self._input:
+            self._input = self.raw.read(_CHUNK)
+            self._read += len(self._input)
+            if not self._input:
+                if self._decoder is not None:
+                    raise _Damaged(
+                        f"gzip data ends early (truncated file): analysed the {self.decoded:,} bytes "
+                        "before the cut, the end of the log is missing"
+                    )
+                return None
+        if self._decoder is None:  # a new member; zero bytes between members are padding
+            self._input = self._input.lstrip(b"\0")
+            if not self._input:
+                return b""
+            if not _GZIP_MAGIC.startswith(self._input[:2]):
+                raise self._corrupt("data after the last gzip member is not gzip")
+            self._decoder = self._zlib.decompressobj(31)
+        try:
+            out: bytes = self._decoder.decompress(self._input, BLOCK_SIZE)
+        except self._zlib.error:
+            raise self._corrupt("corrupt gzip data") from None
+        self.decoded += len(out)
+        self._input = self._decoder.unconsumed_tail
+        if self._decoder.eof:
+            self._input = self._decoder.unused_data + self._input
+            self._decoder = None
+        return out
+
+    def _corrupt(self, what: str) -> _Damaged:
+        self._done = True
+        at = self._read - len(self._input)
+        self._input = b""
+        return _Damaged(
+            f"{what} after compressed byte {at:,}: analysed the {self.decoded:,} bytes decoded "
+            "before it, the rest is skipped"
+        )
+
+
+class _Utf16Stream(_DecodedStream):
+    """A UTF-16 log (PowerShell, Notepad) as UTF-8, which the scanner reads."""
+
+    def __init__(self, raw: Any, encoding: str) -> None:
+        super().__init__(raw)
+        import codecs
+
+        self._decoder = codecs.getincrementaldecoder(encoding)("replace")
+
+    def _produce(self) -> bytes | None:
+        data = self.raw.read(_CHUNK)
+        text = self._decoder.decode(data, final=not data)
+        if not data and not text:
+            return None
+        return text.encode("utf-8", "surrogatepass")
+
+
+_CTRL_D = b"\x04"
+
+
+class _TerminalStream:
+    """A terminal read in non-canonical mode: in canonical mode the terminal keeps at most
+    4,095 bytes of a line and drops the rest of a longer pasted line without a word. Ctrl-D
+    ends the input; Ctrl-C still interrupts (signals stay on). The terminal's settings are
+    restored at the end of the input, on `restore()`, and at exit."""
+
+    def __init__(self, fd: int, saved: list[Any]) -> None:
+        self.fd = fd
+        self._saved: list[Any] | None = saved
+        self._ended = False
+
+    @classmethod
+    def open(cls, fd: int) -> _TerminalStream | None:
+        try:
+            import atexit
+            import termios
+        except ImportError:  # not a POSIX terminal
+            return None
+        try:
+            saved = termios.tcgetattr(fd)
+            raw = termios.tcgetattr(fd)
+            raw[3] &= ~termios.ICANON  # lflags: no line editing, no line-length limit
+            raw[6][termios.VMIN], raw[6][termios.VTIME] = 1, 0
+            termios.tcsetattr(fd, termios.TCSANOW, raw)
+        except (termios.error, OSError, ValueError):
+            return None
+        stream = cls(fd, saved)
+        atexit.register(stream.restore)
+        return stream
+
+    def restore(self) -> None:
+        saved, self._saved = self._saved, None
+        if saved is None:
+            return
+        try:
+            import termios
+
+            termios.tcsetattr(self.fd, termios.TCSANOW, saved)
+        except (ImportError, OSError, ValueError):
+            pass
+
+    def readinto(self, buf: Any) -> int:
+        if self._ended:
+            return 0
+        try:
+            data = os.read(self.fd, len(buf))
+        except BaseException:
+            self.restore()  # Ctrl-C (or a read error) ends the paste: give the terminal back
+            raise
+        end = data.find(_CTRL_D)
+        if end >= 0 or not data:
+            data = data[: max(end, 0)]
+            self._ended = True
+            self.restore()
+        buf[: len(data)] = data
+        return len(data)
+
+    def read(self, size: int = -1) -> bytes:
+        out = bytearray(size if size >= 0 else BLOCK_SIZE)
+        n = self.readinto(out)
+        return bytes(out[:n])
+
+    def close(self) -> None:
+        self.restore()
 
 
 def looks_binary(head: bytes) -> bool:

@@ -4,8 +4,9 @@ workflow-command format requires (% \\r \\n, plus : and , in properties)."""
 
 from __future__ import annotations
 
-from ..i18n import basis_note
+from ..i18n import basis_note, words
 from ..report import Report
+from .layout import fix_label, user_rule_note
 from .sanitize import visible
 
 MAX_ANNOTATIONS = 10
@@ -20,11 +21,14 @@ def escape_property(text: str) -> str:
 
 
 def render(report: Report) -> str:
+    w = words(report.lang)
     out = []
     for f in (report.findings + report.warnings)[:MAX_ANNOTATIONS]:
         level = "warning" if f.symptom or f.severity == "warning" else "error"
-        name = f"{f.rule} {f.name}" + (" (possibly)" if f.confidence == "low" else "")
-        props = [f"title={escape_property(name)}"]
+        note = user_rule_note(f, w)
+        title = f"{f.rule} {f.name}" + (" (possibly)" if f.confidence == "low" else "")
+        title += " (user rule)" if note else ""
+        props = [f"title={escape_property(title)}"]
         if f.source and f.source not in ("<stdin>", "<text>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
             props.append(f"line={f.first_line}")
@@ -32,8 +36,13 @@ def render(report: Report) -> str:
             f"{i}. {fix.step}" + "".join(f"\n   {c}" for c in fix.commands)
             for i, fix in enumerate(f.fixes, 1)
         )
-        note = basis_note(f.basis, report.lang)
-        message = f"{f.title}: {f.cause}\n" + (f"({note})\n" if note else "") + steps
+        basis = basis_note(f.basis, report.lang)
+        message = (
+            f"{f.title}: {f.cause}\n"
+            + (f"({basis})\n" if basis else "")
+            + (f"{note}\n{fix_label(f, w)}\n" if note else "")
+            + steps
+        )
         out.append(f"::{level} {','.join(props)}::{escape_data(visible(message, None))}")
     room = MAX_ANNOTATIONS - len(out)
     for u in report.unrecognized[: max(room, 0) if report.findings else min(room, 3)]:

@@ -20,17 +20,42 @@ def workers_summary(f: Finding, w: dict[str, str]) -> str | None:
         return None
     n, hosts = f.workers_total or len(f.workers), len(f.hosts)
     actors = sorted({x.actor or "?" for x in f.workers})
-    pids = sorted(x.pid for x in f.workers if x.pid is not None)
-    ranks = sorted(x.rank for x in f.workers if x.rank is not None)
+    pids = sorted({x.pid for x in f.workers if x.pid is not None})
+    ranks = sorted({x.rank for x in f.workers if x.rank is not None})
     text = f"{w['on']} {n} {w['worker'] if n == 1 else w['workers']}"
     if hosts > 1:
         text += f" of {hosts} {w['hosts']}"
     detail = "/".join(actors)
     if pids:
-        detail += " pid " + (f"{pids[0]}–{pids[-1]}" if len(pids) > 1 else str(pids[0]))
+        detail += " pid " + _numbers(pids)
     if ranks:
-        detail += " rank " + (f"{ranks[0]}–{ranks[-1]}" if len(ranks) > 1 else str(ranks[0]))
+        detail += " rank " + _numbers(ranks)
     return f"{text}: {detail}"
+
+
+def user_rule_note(f: Finding, w: dict[str, str]) -> str | None:
+    """'user rule from team/FLOW004-oom.yaml, replaces the built-in rule FLOW004'."""
+    if f.rule_file is None and f.replaces is None:
+        return None
+    text = f"{w['user_rule']} {f.rule_file or f.origin}"
+    return text + (f", {w['replaces']} {f.rule}" if f.replaces else "")
+
+
+def fix_label(f: Finding, w: dict[str, str]) -> str:
+    """'fix:', or for a user rule 'fix (from your rule file, not checked by verl-doctor):'."""
+    return f"{w['fix']} ({w['user_fixes']}):" if f.rule_file or f.replaces else f"{w['fix']}:"
+
+
+def _numbers(values: list[int]) -> str:
+    """Distinct sorted numbers: `1201`, `1201–1208` when consecutive, else `3, 9, 12` or
+    `3, 9, 12, …, 80` (a range would claim the numbers in between)."""
+    if len(values) == 1:
+        return str(values[0])
+    if values[-1] - values[0] == len(values) - 1:
+        return f"{values[0]}–{values[-1]}"
+    if len(values) <= 4:
+        return ", ".join(map(str, values))
+    return ", ".join(map(str, values[:3])) + f", …, {values[-1]}"
 
 
 def _headline(report: Report, w: dict[str, str]) -> StyledLine:
@@ -86,15 +111,16 @@ def _finding(index: int | str, f: Finding, w: dict[str, str], lang: str = "en") 
         )
     if meta:
         out.append([("    ", ""), (" · ".join(meta), "dim")])
-    if f.replaces:
-        out.append([("    ", ""), (f"{w['replaces']} ({visible(f.origin, 200)})", "warn")])
+    note = user_rule_note(f, w)
+    if note:
+        out.append([("    ", ""), (visible(note, 300), "warn")])
     out.append([("    ", ""), (f"{w['evidence']}:", "label")])
     for e in f.evidence:
         out.append(
             [("      ", ""), (f"{visible(e.source, 80)}:{e.line}  ", "dim"), (visible(e.text), "evidence")]
         )
     out.append([("    ", ""), (f"{w['cause']}: ", "label"), (visible(f.cause, None), "")])
-    out.append([("    ", ""), (f"{w['fix']}:", "label")])
+    out.append([("    ", ""), (fix_label(f, w), "label")])
     for i, fix in enumerate(f.fixes, 1):
         step = visible(fix.step, None)
         if fix.verl:

@@ -9,7 +9,7 @@ import re
 
 from ..i18n import basis_note, words
 from ..report import Finding, Report
-from .layout import workers_summary
+from .layout import fix_label, user_rule_note, workers_summary
 from .sanitize import visible
 
 MAX_BYTES = 256 * 1024
@@ -51,9 +51,12 @@ def _finding(i: int | str, f: Finding, w: dict[str, str], lang: str = "en") -> l
             ),
             "",
         ]
+    note = user_rule_note(f, w)
+    if note:
+        out += [f"*{escape(note)}*", ""]
     out += [f"**{w['cause']}:** {escape(f.cause)}", ""]
     if f.fixes:
-        out += [f"**{w['fix']}:**", ""]
+        out += [f"**{escape(fix_label(f, w))}**", ""]
         for n, fix in enumerate(f.fixes, 1):
             bound = f" ({w['applies']} {escape(fix.verl)})" if fix.verl else ""
             out.append(f"{n}. {escape(fix.step)}{bound}")

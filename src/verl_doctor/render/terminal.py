@@ -26,11 +26,20 @@ _STYLES = {
 }
 
 
-def write(lines: list[StyledLine], stream: TextIO) -> None:
+def write(lines: list[StyledLine], stream: TextIO, force: bool = False) -> None:
+    """Draw the lines; `force` colours a stream that is not a terminal (`--color always`)."""
     from rich.console import Console
     from rich.text import Text
 
-    console = Console(file=stream, highlight=False, emoji=False, markup=False, soft_wrap=True)
+    console = Console(
+        file=stream,
+        highlight=False,
+        emoji=False,
+        markup=False,
+        soft_wrap=True,
+        force_terminal=True if force else None,
+        no_color=False if force else None,
+    )
     for line in lines:
         text = Text()
         for content, style in line:
