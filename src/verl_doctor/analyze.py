@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 
 from .catalog import Catalog, Target
-from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
+from .classify import ExceptionLine, Frame, describe_phase, envelope
 from .context import ContextCollector
 from .fingerprint import fingerprint
 from .normalize import Line, Worker
@@ -26,13 +26,13 @@ from .prefilter import LineSearcher
 from .records import field, record
 from .rules import Rule, pick
 from .templates import fill_placeholders
+from .verdict import Classifier, Verdict, VerdictMemo, groups_at
 from .versions import satisfies
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
     from typing import Any
 
-REGEX_TIMEOUT = 0.05  # seconds per regex search on one line
 OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
 MAX_EVIDENCE = 3
 MAX_WORKERS = 256
@@ -85,6 +85,8 @@ class Analyzer:
         self.catalog = catalog
         self.lang = lang
         self.searcher = LineSearcher(catalog.literals)
+        self.classifier = Classifier(catalog, self.searcher, self._timed_out_on)
+        self.memo = VerdictMemo(self.classifier)
         self.states: dict[str, _RuleState] = {}
         self.context = ContextCollector()
         self.lines_seen = 0
@@ -105,52 +107,41 @@ class Analyzer:
         self.lines_seen += 1
         if line.source not in self.sources_order:
             self.sources_order.append(line.source)
-        present = self.searcher.present(line.text)
-        if not present:
+        text = line.text
+        verdict = self.memo.verdict(text, line.is_config, line)
+        if verdict is None:
             return []
-        sigs: dict[int, set[int]] = {}
-        clues: list[Target] = []
-        facts: set[int] = set()
-        kinds: set[str] = set()
-        for li in present:
-            for t in self.catalog.targets[li]:
-                if t.rule < 0:
-                    kinds.add(t.kind)
-                elif t.kind == "sig":
-                    sigs.setdefault(t.rule, set()).add(t.index)
-                elif t.kind == "clue":
-                    clues.append(t)
-                else:
-                    facts.add(t.rule)
+        kinds = verdict.kinds
         if "context" in kinds or line.is_config or "frame" in kinds:
             self.context.add(line)
         if line.is_config:
             return []
-        fr = frame(line.text) if "frame" in kinds else None
+        fr = verdict.frame_of(text)
         if fr is not None and fr.is_verl:
             self._frames_of(line.worker).append((line.number, fr))
-        env = envelope(line.text) if "envelope" in kinds else None
+        env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
         new: list[str] = []
-        hit_any = False
-        for ri, sig_idx in sigs.items():
-            rule = self.catalog.rules[ri]
-            groups = self._matches(rule, line, sig_idx)
-            if groups is not None:
-                hit_any = True
+        rules = self.catalog.rules
+        for ri, spans in verdict.sigs:
+            if spans is not None:
+                rule = rules[ri]
+                groups = groups_at(text, spans)
                 if self._record(rule, line, "medium" if env is not None else "high", groups):
                     new.append(rule.id)
-        for t in clues:
-            rule = self.catalog.rules[t.rule]
-            code = self._clue(rule, t, line)
-            if code:
-                new.append(code)
-        for ri in facts:
-            self._fact(ri, line)
-        if not hit_any and fr is None and "exception" in kinds:
-            self._maybe_unknown(line, env)
-        elif not hit_any and env is None and is_echo(line.text):
+        for t, hit in zip(verdict.clues, verdict.clue_hits, strict=True):
+            if hit:
+                code = self._clue(rules[t.rule], t, line, verdict)
+                if code:
+                    new.append(code)
+        for ri in verdict.facts:
+            self._fact(ri, line, verdict)
+        if verdict.envelope_echo:
+            self._echoes.append((line, env.inner or None if env is not None else None))
+        elif verdict.exception:
+            self._maybe_unknown(line, verdict)
+        elif verdict.echo:
             self._echoes.append((line, None))
         return new
 
@@ -163,28 +154,10 @@ class Analyzer:
             frames = self._frames[key] = deque(maxlen=16)
         return frames
 
-    def _search(self, rule: Rule, pattern: Any, text: str, line: Line) -> Any:
-        try:
-            return pattern.search(text, timeout=REGEX_TIMEOUT)
-        except TimeoutError:
-            if rule.id not in self._timed_out:
-                self._timed_out.add(rule.id)
-                self.timeouts.append(f"rule {rule.id} timed out on line {line.number} of {line.source}")
-            return None
-
-    def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> dict[str, str] | None:
-        """The named groups of the first signature that matches, or None (also when excluded)."""
-        match = None
-        for i in sorted(sig_idx):
-            match = self._search(rule, rule.signature_re(i), line.text, line)
-            if match:
-                break
-        if not match or self._excluded(rule, line):
-            return None
-        return {k: v for k, v in match.groupdict().items() if v}
-
-    def _excluded(self, rule: Rule, line: Line) -> bool:
-        return any(self._search(rule, ex, line.text, line) for ex in rule.exclude_res)
+    def _timed_out_on(self, rule: Rule, line: Line) -> None:
+        if rule.id not in self._timed_out:
+            self._timed_out.add(rule.id)
+            self.timeouts.append(f"rule {rule.id} timed out on line {line.number} of {line.source}")
 
     def _record(self, rule: Rule, line: Line, conf: str, groups: dict[str, str] | None = None) -> bool:
         """Add a hit; True when it is the rule's first."""
@@ -261,12 +234,10 @@ class Analyzer:
         phase = self._envelope_phase(line)
         return phase if phase[0] else self._frame_phase(line)
 
-    def _clue(self, rule: Rule, target: Target, line: Line) -> str | None:
+    def _clue(self, rule: Rule, target: Target, line: Line, verdict: Verdict) -> str | None:
+        """A clue pattern matched `line`: a hit when all its clue's patterns matched lately."""
         ci, pi = divmod(target.index, 100)
         clue = rule.clues[ci]
-        pattern = rule.clue_res(ci)[pi]
-        if not self._search(rule, pattern, line.text, line):
-            return None
         hits = self._clue_hits.setdefault((id(rule), ci), {})
         recent = hits.setdefault(pi, [])
         recent.append(line.number)
@@ -276,28 +247,21 @@ class Analyzer:
             return None
         if not all(any(n >= lo for n in hits.get(p, ())) for p in range(len(clue.patterns))):
             return None
-        if self._excluded(rule, line):
+        if self.classifier.lazy_excluded(verdict, rule, line.text, line):
             return None
         return rule.id if self._record(rule, line, clue.confidence) else None
 
-    def _fact(self, ri: int, line: Line) -> None:
+    def _fact(self, ri: int, line: Line, verdict: Verdict) -> None:
         rule = self.catalog.rules[ri]
         found = self._facts.setdefault(ri, [])
         if len(found) >= 8:
             return
-        for pattern in rule.fact_res:
-            m = self._search(rule, pattern, line.text, line)
-            if m:
-                found.append((line.number, {k: v for k, v in m.groupdict().items() if v}))
+        for groups in self.classifier.lazy_facts(verdict, rule, line.text, line):
+            found.append((line.number, groups))
 
-    def _maybe_unknown(self, line: Line, env: Any) -> None:
-        if env is not None:
-            self._echoes.append((line, env.inner or None))
-            return
-        exc = exception_line(line.text)
+    def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
+        exc = verdict.exception_of(line.text)
         if exc is None:
-            if is_echo(line.text):
-                self._echoes.append((line, None))
             return
         fp = fingerprint(exc.type, exc.message)
         known = self._unknown.get(fp)
