@@ -130,5 +130,19 @@ def test_digit_blind(pattern: str, blind: bool) -> None:
     assert digit_blind(pattern) is blind
 
 
+def test_the_patterns_behind_shared_work_treat_all_digits_alike() -> None:
+    # Copies share a normalizing recipe and the classify step's verdict only because of this.
+    from verl_doctor import classify, normalize
+
+    for pattern in (
+        normalize._PREFIXES,
+        normalize._RAY_BODY,
+        normalize._CONFIG_DUMP,
+        normalize._SHELL_TRACE,
+        *classify.PATTERNS,
+    ):
+        assert digit_blind(pattern.pattern, pattern.flags), pattern.pattern
+
+
 def test_mask_digits() -> None:
     assert mask_digits("pid=1234, rank 7") == b"pid=0000, rank 0"

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .analyze import Analyzer
 from .catalog import Catalog, load_catalog
-from .normalize import Line
+from .normalize import Line, Recipe
 from .prefilter import BlockSearcher
 from .report import InputNote, Report
 from .scan import LineScanner
@@ -38,7 +38,8 @@ class Session:
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
             self.sources.append(name)
-        return LineScanner(self.searcher, name, self.analyzer.searcher)
+        recipes: dict[bytes, Recipe] | None = {} if self.analyzer.memo.enabled else None
+        return LineScanner(self.searcher, name, self.analyzer.searcher, recipes)
 
     def feed(
         self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None

@@ -78,6 +78,8 @@ def record(cls: type[T] | None = None, *, frozen: bool = False) -> Any:
             return f"{type(self).__name__}({inner})"
 
         def __eq__(self: Any, other: object) -> bool:
+            if other is self:
+                return True
             if other.__class__ is not self.__class__:
                 return NotImplemented
             return all(getattr(self, n) == getattr(other, n) for n in names)

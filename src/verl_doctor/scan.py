@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .normalize import REWRITE_MARKERS, Line, normalize, strip_ansi
+from .normalize import REWRITE_MARKERS, Line, Recipe, normalize, strip_ansi
 from .prefilter import BlockSearcher, LineSearcher
 
 MAX_CARRY = 1024 * 1024  # longest partial line kept between blocks
@@ -29,8 +29,15 @@ DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 class LineScanner:
     """Cuts candidate lines out of one source's byte stream."""
 
-    def __init__(self, searcher: BlockSearcher, source: str, literals: LineSearcher | None = None) -> None:
+    def __init__(
+        self,
+        searcher: BlockSearcher,
+        source: str,
+        literals: LineSearcher | None = None,
+        recipes: dict[bytes, Recipe] | None = None,
+    ) -> None:
         self.searcher = searcher
+        self.recipes = recipes  # when given, lines alike but for digits are normalized once
         self.literals = literals  # when given, segments holding none of them are dropped early
         self.source = source
         self.line_no = 1  # number of the first line in the carry
@@ -160,6 +167,6 @@ class LineScanner:
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
             if self.literals is not None and not self._may_match(raw):
                 continue
-            yield normalize(self.source, line_no, raw, prefix)
+            yield normalize(self.source, line_no, raw, prefix, self.recipes)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)

@@ -290,8 +290,6 @@ class VerdictMemo:
             self._chars -= len(oldest)
 
 
-
-
 _MISSING = Verdict()  # what a memo lookup returns for a text it does not hold
 
 
