@@ -123,22 +123,20 @@ class Analyzer:
         if env is not None:
             self._envelopes.append((line, env))
         new: list[str] = []
-        rules = self.catalog.rules
-        for ri, spans in verdict.sigs:
+        for rule, spans in verdict.sigs:
             if spans is not None:
-                rule = rules[ri]
                 groups = groups_at(text, spans)
                 if self._record(rule, line, "medium" if env is not None else "high", groups):
                     new.append(rule.id)
-        for t, hit in zip(verdict.clues, verdict.clue_hits, strict=True):
+        for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
             if hit:
-                code = self._clue(rules[t.rule], t, line, verdict)
+                code = self._clue(rule, t, line, verdict)
                 if code:
                     new.append(code)
         for ri in verdict.facts:
             self._fact(ri, line, verdict)
-        if verdict.envelope_echo:
-            self._echoes.append((line, env.inner or None if env is not None else None))
+        if verdict.envelope_echo and env is not None:
+            self._echoes.append((line, env.inner or None))
         elif verdict.exception:
             self._maybe_unknown(line, verdict)
         elif verdict.echo:

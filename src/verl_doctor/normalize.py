@@ -104,20 +104,28 @@ _workers: dict[tuple[object, ...], Worker] = {}
 
 
 def normalize(
-    source: str, number: int, raw: str, prefix: str | None = None, recipes: dict[bytes, Recipe] | None = None
+    source: str,
+    number: int,
+    raw: str,
+    prefix: str | None = None,
+    recipes: dict[bytes, Recipe] | None = None,
+    stripped: str | None = None,
 ) -> Line:
     """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off).
 
     With `recipes`, lines alike but for their digits (timestamps, pids, ranks, steps) are
     normalized once: every pattern that strips a prefix treats all digits alike, so the
     message and the worker's fields sit at the same places in each copy and are read from
-    that copy's own text. Lines that normalizing rewrites in the middle take the full path."""
-    text = strip_ansi(raw)
+    that copy's own text. Lines that normalizing rewrites in the middle take the full path.
+    `stripped` is `strip_ansi(raw)` when the caller already has it."""
+    text = strip_ansi(raw) if stripped is None else stripped
     if (
         recipes is not None
         and prefix is None
         and len(text) <= RECIPE_MAX_TEXT
-        and not any(m in text for m in REWRITE_MARKERS)
+        and "](http" not in text
+        and "[repeated " not in text
+        and "Error executing job with overrides" not in text
     ):
         key = text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)
         recipe = recipes.get(key)
@@ -158,7 +166,12 @@ def _recipe(text: str) -> Recipe:
 
 def _worker_at(text: str, spans: tuple[Span, Span, Span, Span, Span]) -> Worker:
     """The worker whose fields sit at `spans` of `text`; equal workers are one object."""
-    actor, pid, ip, rank, outer = (None if s is None else text[s[0] : s[1]] for s in spans)
+    a, p, i, r, o = spans
+    actor = None if a is None else text[a[0] : a[1]]
+    pid = None if p is None else text[p[0] : p[1]]
+    ip = None if i is None else text[i[0] : i[1]]
+    rank = None if r is None else text[r[0] : r[1]]
+    outer = None if o is None else text[o[0] : o[1]]
     key = (actor, pid, ip, rank, outer)
     worker = _workers.get(key)
     if worker is None:

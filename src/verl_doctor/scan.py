@@ -99,15 +99,17 @@ class LineScanner:
             yield from self._scan(buf, 0, len(buf))
         self._long_prefix = None
 
-    def _may_match(self, raw: str) -> bool:
-        """False when no literal can occur in the normalized segment: most anchor hits in
-        healthy text are not a literal (an anchor is a short piece of one), and deciding that
-        here takes a few microseconds, a fraction of normalizing and analyzing the line. Colour
-        codes may split a literal, so they are stripped first; a segment that normalizing
-        rewrites otherwise is always kept."""
+    def _may_match(self, raw: str) -> str | None:
+        """`raw` without colour codes, or None when no literal can occur in the normalized
+        segment: most anchor hits in healthy text are not a literal (an anchor is a short piece
+        of one), and deciding that here takes a few microseconds, a fraction of normalizing and
+        analyzing the line. Colour codes may split a literal, so they are stripped first; a
+        segment that normalizing rewrites otherwise is always kept."""
         text = strip_ansi(raw) if "\x1b" in raw or "[" in raw or "\x9b" in raw else raw
         assert self.literals is not None
-        return self.literals.any(text) or any(m in text for m in REWRITE_MARKERS)
+        if self.literals.any(text) or any(m in text for m in REWRITE_MARKERS):
+            return text
+        return None
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
@@ -165,8 +167,11 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
-            if self.literals is not None and not self._may_match(raw):
-                continue
-            yield normalize(self.source, line_no, raw, prefix, self.recipes)
+            stripped = None
+            if self.literals is not None:
+                stripped = self._may_match(raw)
+                if stripped is None:
+                    continue
+            yield normalize(self.source, line_no, raw, prefix, self.recipes, stripped)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)

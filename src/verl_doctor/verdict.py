@@ -38,12 +38,14 @@ if TYPE_CHECKING:
     from typing import Any
 
     Spans = dict[str, tuple[int, int]]
+    Plan = tuple[frozenset[str], list[tuple[Rule, list[int]]], list[tuple[Rule, Target]], frozenset[int]]
     OnTimeout = Callable[[Rule, Any], None]
 
 REGEX_TIMEOUT = 0.05  # seconds per search of a user rule's regex on one line
 MEMO_ENTRIES = 4096  # verdicts kept (first in, first out)
 MEMO_CHARS = 4 * 1024 * 1024  # and at most this many characters of keys
 MEMO_MAX_TEXT = 2048  # longer texts are classified afresh each time
+PLAN_ENTRIES = 1024  # sets of literals remembered with what they ask for
 _DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
 
 
@@ -93,11 +95,11 @@ class Verdict:
     )
 
     def __init__(self) -> None:
-        self.kinds: set[str] = set()
-        self.sigs: list[tuple[int, Spans | None]] = []  # rule index, groups of its match or None
-        self.clues: list[Target] = []
+        self.kinds: frozenset[str] = frozenset()
+        self.sigs: list[tuple[Rule, Spans | None]] = []  # groups of the rule's match, or None
+        self.clues: list[tuple[Rule, Target]] = []
         self.clue_hits: list[bool] = []
-        self.facts: set[int] = set()
+        self.facts: frozenset[int] = frozenset()
         self.frame: Spans | None = None
         self.envelope = False  # a Ray/Hydra envelope line
         self.exception = False  # an exception line no rule matched
@@ -129,10 +131,8 @@ class Classifier:
         self.on_timeout = on_timeout
         self._blind: dict[int, bool] = {}
         self.timeouts = 0  # regex searches that gave up
-        # Literals with a digit, digits masked: when none occurs in a masked text, every text
-        # with that mask holds the same literals.
-        digit_literals = [mask_digits(lit).decode() for lit in catalog.literals if _has_digit(lit)]
-        self._digit_literals = LineSearcher(digit_literals) if digit_literals else None
+        self._plans: dict[tuple[int, ...], Plan] = {}
+        self._digit_literals: LineSearcher | None = None  # built when first needed
 
     def _run(self, rule: Rule, pattern: Any, text: str, line: Any, verdict: Verdict) -> Any:
         if verdict.digit_safe and not self.blind(pattern):
@@ -149,9 +149,36 @@ class Classifier:
             known = self._blind[id(pattern)] = digit_blind(pattern.pattern, pattern.flags)
         return known
 
+    def _plan(self, present: set[int]) -> Plan:
+        """What the literals in `present` ask for: kinds, each rule's signatures (in the order
+        they are tried), clue patterns, rules with facts."""
+        kinds: set[str] = set()
+        sigs: dict[int, set[int]] = {}
+        clues: list[tuple[Rule, Target]] = []
+        facts: set[int] = set()
+        rules, targets = self.catalog.rules, self.catalog.targets
+        for li in present:
+            for t in targets[li]:
+                if t.rule < 0:
+                    kinds.add(t.kind)
+                elif t.kind == "sig":
+                    sigs.setdefault(t.rule, set()).add(t.index)
+                elif t.kind == "clue":
+                    clues.append((rules[t.rule], t))
+                else:
+                    facts.add(t.rule)
+        ordered = [(rules[ri], sorted(idx)) for ri, idx in sigs.items()]
+        return frozenset(kinds), ordered, clues, frozenset(facts)
+
     def literals_mask_safely(self, text: str) -> bool:
         """True when every text alike but for its digits holds the same literals as `text`."""
-        return self._digit_literals is None or not self._digit_literals.any(mask_digits(text).decode())
+        if self._digit_literals is None:
+            # Literals with a digit, digits masked: when none occurs in a masked text, every
+            # text with that mask holds the same literals.
+            self._digit_literals = LineSearcher(
+                [mask_digits(lit).decode() for lit in self.catalog.literals if _DIGIT.search(lit)]
+            )
+        return not self._digit_literals.any(mask_digits(text).decode())
 
     def classify(self, text: str, is_config: bool, line: Any) -> Verdict | None:
         """The verdict for `text`, or None when no literal occurs in it."""
@@ -159,18 +186,13 @@ class Classifier:
         if not present:
             return None
         v = Verdict()
-        sigs: dict[int, set[int]] = {}
-        targets = self.catalog.targets
-        for li in present:
-            for t in targets[li]:
-                if t.rule < 0:
-                    v.kinds.add(t.kind)
-                elif t.kind == "sig":
-                    sigs.setdefault(t.rule, set()).add(t.index)
-                elif t.kind == "clue":
-                    v.clues.append(t)
-                else:
-                    v.facts.add(t.rule)
+        key = tuple(present)  # in the set's order, which decides the order rules are tried in
+        plan = self._plans.get(key)
+        if plan is None:
+            if len(self._plans) >= PLAN_ENTRIES:
+                self._plans.clear()
+            plan = self._plans[key] = self._plan(present)
+        v.kinds, sigs, v.clues, v.facts = plan
         v.digit_safe = self.literals_mask_safely(text)
         if is_config:
             return v  # a config dump is context only: nothing else is asked of it
@@ -180,22 +202,19 @@ class Classifier:
             v.frame = {k: m.span(k) for k in ("path", "line", "func")} if m else None
         if "envelope" in kinds:
             v.envelope = parse_envelope(text) is not None
-        rules = self.catalog.rules
         hit_any = False
-        for ri, sig_idx in sigs.items():
-            rule = rules[ri]
+        for rule, sig_idx in sigs:
             match = None
-            for i in sorted(sig_idx):
+            for i in sig_idx:
                 match = self._run(rule, rule.signature_re(i), text, line, v)
                 if match:
                     break
             if match and not self.excluded(rule, text, line, v):
-                v.sigs.append((ri, _spans(match)))
+                v.sigs.append((rule, _spans(match)))
                 hit_any = True
             else:
-                v.sigs.append((ri, None))
-        for t in v.clues:
-            rule = rules[t.rule]
+                v.sigs.append((rule, None))
+        for rule, t in v.clues:
             ci, pi = divmod(t.index, 100)
             v.clue_hits.append(bool(self._run(rule, rule.clue_res(ci)[pi], text, line, v)))
         # As Analyzer.add decides: an unknown exception, or an echo pointing elsewhere.
@@ -207,7 +226,7 @@ class Classifier:
                 v.echo = not v.exception and is_echo(text)
         elif not hit_any and not v.envelope:
             v.echo = is_echo(text)
-        if kinds & {"frame", "envelope", "exception"} and not _CLASSIFY_BLIND:
+        if kinds & {"frame", "envelope", "exception"} and not _classify_patterns_blind():
             v.digit_safe = False
         return v
 
@@ -293,8 +312,7 @@ class VerdictMemo:
 _MISSING = Verdict()  # what a memo lookup returns for a text it does not hold
 
 
-def _has_digit(text: str) -> bool:
-    return any("0" <= ch <= "9" for ch in text)
+_DIGIT = re.compile("[0-9]")
 
 
 def digit_blind(source: str, flags: int = 0) -> bool:
@@ -370,10 +388,13 @@ def _class_blind(items: Any, c: Any) -> bool:
     return len(taken) in (0, 10)
 
 
+_classify_blind: list[bool] = []
+
+
 def _classify_patterns_blind() -> bool:
-    return all(digit_blind(p.pattern, p.flags) for p in PATTERNS) and not any(
-        _has_digit(t) for t in WRAPPER_TYPES
-    )
-
-
-_CLASSIFY_BLIND = _classify_patterns_blind()
+    if not _classify_blind:
+        _classify_blind.append(
+            all(digit_blind(p.pattern, p.flags) for p in PATTERNS)
+            and not any(_DIGIT.search(t) for t in WRAPPER_TYPES)
+        )
+    return _classify_blind[0]
