@@ -20,6 +20,7 @@ from .scan import LineScanner
 from .sources import InputError, Source, looks_binary, open_path
 
 NewFindings = Callable[[list[str], Line | None], None]
+Progress = Callable[[str, int], None]  # (source name, bytes read so far), after each block
 
 
 class Session:
@@ -60,7 +61,9 @@ class Session:
                 found.append((code, line))
         return found
 
-    def read(self, source: Source, on_new: NewFindings | None = None) -> bool:
+    def read(
+        self, source: Source, on_new: NewFindings | None = None, progress: Progress | None = None
+    ) -> bool:
         """Read a whole source; False (with an input note) when it was skipped or broken."""
         scanner = self.scanner(source.name)
         first = True
@@ -81,6 +84,8 @@ class Session:
                 found = self.feed(scanner, block, size)
                 if found and on_new:
                     on_new([c for c, _ in found], found[0][1])
+                if progress is not None:
+                    progress(source.name, scanner.bytes_seen)
         except InputError as exc:
             self.input_errors.append(InputNote(source.name, str(exc)))
             self.finish(scanner)
