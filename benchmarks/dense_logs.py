@@ -149,19 +149,22 @@ def distinct_examples() -> list[tuple[str, str]]:
     return out
 
 
-def write_corpus_log(out: Path, corpus: Path, size_mb: int, seed: int = 0) -> int:
-    """Real logs shuffled and repeated to `size_mb`; returns how many files went into it."""
+def write_corpus_log(out: Path, corpus: Path, size_mb: int, seed: int = 0) -> bytes:
+    """Real logs shuffled and repeated to `size_mb` (each round in a new order); returns the
+    first round's bytes."""
     files = sorted(corpus.glob("*.log"))
     texts = [p.read_bytes() for p in files]
     texts = [t if t.endswith(b"\n") else t + b"\n" for t in texts]
     rng = random.Random(seed)
     target = size_mb * 1_000_000
     written = 0
+    first = b""
     with open(out, "wb") as f:
         while written < target:
             order = list(range(len(texts)))
             rng.shuffle(order)
-            for i in order:
-                f.write(texts[i])
-                written += len(texts[i])
-    return len(files)
+            round_bytes = b"".join(texts[i] for i in order)
+            first = first or round_bytes
+            f.write(round_bytes)
+            written += len(round_bytes)
+    return first
