@@ -160,12 +160,10 @@ def _without_memo(data: bytes) -> list[str]:
 
 
 def _report_row(row: tuple[str, dict], quiet: bool) -> None:
+    """One line on stderr as each log is done (the table comes at the end)."""
     if not quiet:
         name, r = row
-        print(
-            f"  measured {name}: verl-doctor {r['doctor_s']:.2f} s, grep -E {r['grep_e_s']:.2f} s",
-            file=sys.stderr,
-        )
+        print(f"  measured {name}: {json.dumps(r)}", file=sys.stderr, flush=True)
 
 
 def print_table(rows: list[tuple[str, dict]]) -> None:
