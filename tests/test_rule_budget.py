@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor import analyze
+from verl_doctor import analyze, verdict
 from verl_doctor.catalog import load_catalog
 from verl_doctor.engine import Session
 
@@ -28,7 +28,7 @@ def slow_rules(tmp_path: Path) -> Path:
 
 
 def _session(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Session:
-    monkeypatch.setattr(analyze, "REGEX_TIMEOUT", 0.005)  # the same switch-off, sooner
+    monkeypatch.setattr(verdict, "REGEX_TIMEOUT", 0.005)  # the same switch-off, sooner
     catalog = load_catalog(extra_dirs=[str(folder)], use_cache=False, allow_slow_rules=True, environ={})
     assert catalog.by_id("FLOW990") is not None
     session = Session(catalog)

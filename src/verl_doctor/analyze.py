@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from time import perf_counter
 
 from .catalog import Catalog, Target
-from .classify import ExceptionLine, Frame, describe_phase, envelope, exception_line, frame, is_echo
+from .classify import ExceptionLine, Frame, describe_phase, envelope
 from .context import ContextCollector
 from .fingerprint import fingerprint
 from .normalize import Line, Worker, strip_ansi
@@ -29,13 +29,13 @@ from .prefilter import LineSearcher
 from .records import field, record, replace
 from .rules import Rule, pick
 from .templates import fill_placeholders
+from .verdict import Classifier, Verdict, VerdictMemo, groups_at, search
 from .versions import satisfies
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
     from typing import Any
 
-REGEX_TIMEOUT = 0.05  # seconds per regex search on one line
 # A rule whose regexes time out this often, or spend this long at more than SLOW_SEARCH a
 # search on average, is switched off for the rest of the run: no rule can stall a run.
 RULE_MAX_TIMEOUTS = 3
@@ -103,6 +103,8 @@ class Analyzer:
         self.catalog = catalog
         self.lang = lang
         self.searcher = LineSearcher(catalog.literals)
+        self.classifier = Classifier(catalog, self.searcher, self._timed_out_on)
+        self.memo = VerdictMemo(self.classifier)
         self.states: dict[str, _RuleState] = {}
         self.warning_states: dict[str, _RuleState] = {}  # hits of warning-level messages
         self.context = ContextCollector()
@@ -110,7 +112,8 @@ class Analyzer:
         self.timeouts: list[str] = []  # one note per rule that timed out
         self._timed_out: dict[str, tuple[int, int]] = {}  # rule id: (timeouts, index of its note)
         self._spent: dict[str, list[float]] = {}  # rule id: [seconds, searches]
-        self.switched_off: set[str] = set()
+        self.switched_off = self.classifier.switched_off
+        self.classifier.on_spent = self._spend
         self._unknown: dict[str, _Unknown] = {}
         self._echoes: list[tuple[Line, str | None]] = []
         self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
@@ -127,61 +130,48 @@ class Analyzer:
         self.lines_seen += 1
         if line.source not in self.sources_order:
             self.sources_order.append(line.source)
-        present = self.searcher.present(line.text)
-        if not present:
+        text = line.text
+        verdict = self.memo.verdict(text, line.is_config, line)
+        if verdict is None:
             return []
-        sigs: dict[int, set[int]] = {}
-        clues: list[Target] = []
-        facts: set[int] = set()
-        kinds: set[str] = set()
-        for li in present:
-            for t in self.catalog.targets[li]:
-                if t.rule < 0:
-                    kinds.add(t.kind)
-                elif t.kind == "sig":
-                    sigs.setdefault(t.rule, set()).add(t.index)
-                elif t.kind == "clue":
-                    clues.append(t)
-                else:
-                    facts.add(t.rule)
+        kinds = verdict.kinds
         if "context" in kinds or line.is_config or "frame" in kinds:
             self.context.add(line)
         if line.is_config:
             return []
-        fr = frame(line.text) if "frame" in kinds else None
+        fr = verdict.frame_of(text)
         if fr is not None and fr.is_verl:
             self._frames_of(line.worker).append((line.number, fr))
-        env = envelope(line.text) if "envelope" in kinds else None
+        env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
         new: list[str] = []
         hit_any = False
-        for ri, sig_idx in sigs.items():
-            rule = self.catalog.rules[ri]
-            matched = self._matches(rule, line, sig_idx)
-            if matched is not None:
+        for rule, spans, warning in verdict.sigs:
+            if spans is not None:
                 hit_any = True
-                groups, si = matched
+                groups = groups_at(text, spans)
                 conf = "medium" if env is not None else "high"
-                if rule.is_warning(si):
+                if warning:
                     self._record(rule, line, conf, groups, states=self.warning_states)
                 elif self._record(rule, line, conf, groups):
                     new.append(rule.id)
-        for t in clues:
-            rule = self.catalog.rules[t.rule]
-            code = self._clue(rule, t, line)
-            if code:
-                new.append(code)
-        for ri in facts:
-            self._fact(ri, line)
+        for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
+            if hit:
+                code = self._clue(rule, t, line, verdict)
+                if code:
+                    new.append(code)
+        for ri in verdict.facts:
+            self._fact(ri, line, verdict)
         if not hit_any and line.follow and fr is None:
             joined = self._rejoined(line, env)
             if joined is not None:
-                hit_any = True
-                new.extend(joined)
-        if not hit_any and fr is None and "exception" in kinds:
-            self._maybe_unknown(line, env)
-        elif not hit_any and env is None and is_echo(line.text):
+                return new + joined
+        if verdict.envelope_echo and env is not None:
+            self._echoes.append((line, env.inner or None))
+        elif verdict.exception:
+            self._maybe_unknown(line, verdict)
+        elif verdict.echo:
             self._echoes.append((line, None))
         return new
 
@@ -238,20 +228,20 @@ class Analyzer:
     def _search(self, rule: Rule, pattern: Any, text: str, line: Line) -> Any:
         if rule.id in self.switched_off:
             return None
+        start = perf_counter()
+        try:
+            return search(rule, pattern, text, line, self._timed_out_on)
+        finally:
+            self._spend(rule, perf_counter() - start)
+
+    def _spend(self, rule: Rule, seconds: float) -> None:
         spent = self._spent.get(rule.id)
         if spent is None:
             spent = self._spent[rule.id] = [0.0, 0]
-        start = perf_counter()
-        try:
-            return pattern.search(text, timeout=REGEX_TIMEOUT)
-        except TimeoutError:
-            self._timed_out_on(rule, line)
-            return None
-        finally:
-            spent[0] += perf_counter() - start
-            spent[1] += 1
-            if spent[0] > RULE_TIME_BUDGET and spent[0] > spent[1] * SLOW_SEARCH:
-                self._switch_off(rule, f"its regexes took {spent[0]:.1f} s over {spent[1]:,} searches")
+        spent[0] += seconds
+        spent[1] += 1
+        if spent[0] > RULE_TIME_BUDGET and spent[0] > spent[1] * SLOW_SEARCH:
+            self._switch_off(rule, f"its regexes took {spent[0]:.1f} s over {spent[1]:,} searches")
 
     def _timed_out_on(self, rule: Rule, line: Line) -> None:
         count, note = self._timed_out.get(rule.id, (0, len(self.timeouts)))
@@ -397,12 +387,10 @@ class Analyzer:
         phase = self._envelope_phase(line)
         return phase if phase[0] else self._frame_phase(line)
 
-    def _clue(self, rule: Rule, target: Target, line: Line) -> str | None:
+    def _clue(self, rule: Rule, target: Target, line: Line, verdict: Verdict) -> str | None:
+        """A clue pattern matched `line`: a hit when all its clue's patterns matched lately."""
         ci, pi = divmod(target.index, 100)
         clue = rule.clues[ci]
-        pattern = rule.clue_res(ci)[pi]
-        if not self._search(rule, pattern, line.text, line):
-            return None
         hits = self._clue_hits.setdefault((id(rule), ci), {})
         recent = hits.setdefault(pi, [])
         recent.append(line.number)
@@ -412,30 +400,23 @@ class Analyzer:
             return None
         if not all(any(n >= lo for n in hits.get(p, ())) for p in range(len(clue.patterns))):
             return None
-        if self._excluded(rule, line):
+        if self.classifier.lazy_excluded(verdict, rule, line.text, line):
             return None
         return rule.id if self._record(rule, line, clue.confidence, basis="clue") else None
 
-    def _fact(self, ri: int, line: Line) -> None:
+    def _fact(self, ri: int, line: Line, verdict: Verdict) -> None:
         rule = self.catalog.rules[ri]
         found = self._facts.setdefault(ri, [])
         if len(found) >= 8:
             return
-        for pattern in rule.fact_res:
-            m = self._search(rule, pattern, line.text, line)
-            if m:
-                found.append((line.number, {k: v for k, v in m.groupdict().items() if v}))
+        for groups in self.classifier.lazy_facts(verdict, rule, line.text, line):
+            found.append((line.number, groups))
 
-    def _maybe_unknown(self, line: Line, env: Any) -> None:
-        if env is not None:
-            self._echoes.append((line, env.inner or None))
-            return
-        exc = exception_line(line.text)
+    def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
+        exc = verdict.exception_of(line.text)
         if (exc is not None or "System error: " in line.text) and self._fallback(line, exc):
             return
         if exc is None:
-            if is_echo(line.text):
-                self._echoes.append((line, None))
             return
         fp = fingerprint(exc.type, exc.message)
         known = self._unknown.get(fp)

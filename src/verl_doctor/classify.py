@@ -161,6 +161,16 @@ def is_echo(text: str) -> bool:
     return bool(_ECHO.search(text))
 
 
+def frame_match(text: str) -> re.Match[str] | None:
+    """The raw match behind `frame`, for callers that keep its spans."""
+    return _FRAME.search(text)
+
+
+# Every pattern above, for checks that need to reason about all of them (verdict.py).
+PATTERNS = (_EXCEPTION, _ENVELOPE, _FRAME, _ECHO, _BENIGN)
+WRAPPER_TYPES = frozenset(_WRAPPER_TYPES)
+
+
 _PHASES = (
     ("save_checkpoint", "saving a checkpoint"),
     ("load_checkpoint", "loading a checkpoint"),

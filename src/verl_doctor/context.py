@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _MAX_OVERRIDES = 400
+_MAX_IDLE = 4096
 _MAX_VALUE = 200
 _PACKAGES = "|".join(
     ("verl", "torch", "vllm", "sglang", "ray", "transformers", "flash[-_]attn", "megatron[-_]core")
@@ -53,9 +54,12 @@ class ContextCollector:
         self.command: str | None = None
         self._section: str | None = None
         self._last_command = ""
+        self._idle_on_repeat: set[str] = set()  # texts a second reading would change nothing by
 
     def add(self, line: Line) -> None:
         text = line.text
+        if text in self._idle_on_repeat and "Error executing job with overrides" not in line.raw:
+            return
         sec = _SECTION.match(text)
         if sec:
             self._section = sec.group("name")
@@ -82,6 +86,13 @@ class ContextCollector:
         self._gpus(text)
         if "verl." in text or "recipe." in text:
             self._command(line)
+        elif not (_BANNER_VERSION.match(text) or _BANNER_PKG.match(text) or _GPU_COUNT.search(text)):
+            # Everything this text did keeps the first value seen (versions, GPU model and
+            # memory): reading it again changes nothing, so a repeat is skipped. Not so for
+            # banners, GPU counts, commands and sections, which later lines may overwrite.
+            if len(self._idle_on_repeat) >= _MAX_IDLE:
+                self._idle_on_repeat.clear()
+            self._idle_on_repeat.add(text)
         if "Error executing job with overrides" in line.raw:
             self._hydra_overrides(line.raw)
 

@@ -13,13 +13,14 @@ from collections.abc import Callable, Iterable, Iterator
 
 from .analyze import Analyzer
 from .catalog import Catalog, load_catalog
-from .normalize import Line
+from .normalize import Line, Recipe
 from .prefilter import BlockSearcher
 from .report import InputNote, Report
 from .scan import LineScanner
 from .sources import CutInput, InputError, Source, looks_binary, open_path
 
 NewFindings = Callable[[list[str], Line | None], None]
+Progress = Callable[[str, int], None]  # (source name, bytes read so far), after each block
 
 
 class Session:
@@ -45,7 +46,10 @@ class Session:
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
             self.sources.append(name)
-        return LineScanner(self.searcher, name, self.analyzer.searcher, wait_for_follow=not self.live)
+        recipes: dict[bytes, Recipe] | None = {} if self.analyzer.memo.enabled else None
+        return LineScanner(
+            self.searcher, name, self.analyzer.searcher, recipes, wait_for_follow=not self.live
+        )
 
     def feed(
         self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None
@@ -69,7 +73,9 @@ class Session:
                 found.append((code, line))
         return found
 
-    def read(self, source: Source, on_new: NewFindings | None = None) -> bool:
+    def read(
+        self, source: Source, on_new: NewFindings | None = None, progress: Progress | None = None
+    ) -> bool:
         """Read a whole source; False (with an input note) when it was skipped or broken."""
         scanner = self.scanner(source.name)
         first = True
@@ -90,6 +96,8 @@ class Session:
                 found = self.feed(scanner, block, size)
                 if found and on_new:
                     on_new([c for c, _ in found], found[0][1])
+                if progress is not None:
+                    progress(source.name, scanner.bytes_seen)
         except InputError as exc:
             self.input_errors.append(InputNote(source.name, str(exc)))
             if isinstance(exc, CutInput):  # what came before the damage was read: analyse it

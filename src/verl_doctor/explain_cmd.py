@@ -272,6 +272,11 @@ def _explain(args: Options) -> int:
     session = Session(catalog, lang, read_binary=args.binary)
     inputs = list(args.files) or ["-"]
     read_any = False
+    progress = None
+    if progress_wanted(args.format):
+        from .progress import Progress
+
+        progress = Progress(lambda: len(session.analyzer.states))
     for name in inputs:
         try:
             if name == "-":
@@ -285,9 +290,12 @@ def _explain(args: Options) -> int:
             _err(str(exc))
             continue
         try:
-            ok = session.read(source)
+            # Nothing is drawn while someone types or pastes into the terminal.
+            ok = session.read(source, progress=None if source.interactive else progress)
         finally:
             source.close()
+            if progress is not None:
+                progress.done()
         read_any = read_any or ok or bool(session.sources)
         if not ok and session.input_errors:
             note = session.input_errors[-1]
@@ -303,6 +311,20 @@ def _explain(args: Options) -> int:
     if session.cut_inputs and not args.exit_zero:
         return EXIT_USAGE  # the end of an input is missing: "no error found" would not be true
     return code
+
+
+def progress_wanted(output_format: str) -> bool:
+    """Cheap checks first: the progress module is imported only for a terminal."""
+    if output_format == "json" or os.environ.get("CI"):
+        return False
+    try:
+        if not sys.stderr.isatty():
+            return False
+    except (AttributeError, ValueError, OSError):
+        return False
+    from .progress import wanted
+
+    return wanted(output_format)
 
 
 def _stdin_is_tty() -> bool:

@@ -70,7 +70,7 @@ class Worker:
         return (self.actor, self.pid, self.ip, self.rank)
 
     def is_known(self) -> bool:
-        return any(v is not None for v in (self.actor, self.pid, self.ip, self.rank))
+        return self.actor is not None or self.pid is not None or self.ip is not None or self.rank is not None
 
 
 NO_WORKER = Worker()
@@ -94,9 +94,50 @@ def strip_ansi(text: str) -> str:
     return _ANSI.sub("", text)
 
 
-def normalize(source: str, number: int, raw: str, prefix: str | None = None, follow: str = "") -> Line:
-    """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off)."""
-    text = strip_ansi(raw)
+# A line's shape once its digits are masked -> where its message starts and ends, the spans of
+# who printed it, whether it is a config dump (see `normalize`).
+Span = tuple[int, int] | None
+Recipe = tuple[int, int, tuple[Span, Span, Span, Span, Span] | None, bool]
+RECIPE_ENTRIES = 4096
+RECIPE_MAX_TEXT = 2048
+_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_workers: dict[tuple[object, ...], Worker] = {}
+
+
+def normalize(
+    source: str,
+    number: int,
+    raw: str,
+    prefix: str | None = None,
+    recipes: dict[bytes, Recipe] | None = None,
+    stripped: str | None = None,
+    follow: str = "",
+) -> Line:
+    """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off).
+
+    With `recipes`, lines alike but for their digits (timestamps, pids, ranks, steps) are
+    normalized once: every pattern that strips a prefix treats all digits alike, so the
+    message and the worker's fields sit at the same places in each copy and are read from
+    that copy's own text. Lines that normalizing rewrites in the middle take the full path.
+    `stripped` is `strip_ansi(raw)` when the caller already has it."""
+    text = strip_ansi(raw) if stripped is None else stripped
+    if (
+        recipes is not None
+        and prefix is None
+        and len(text) <= RECIPE_MAX_TEXT
+        and "](http" not in text
+        and "[repeated " not in text
+        and "Error executing job with overrides" not in text
+    ):
+        key = text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)
+        recipe = recipes.get(key)
+        if recipe is None:
+            if len(recipes) >= RECIPE_ENTRIES:
+                recipes.clear()
+            recipe = recipes[key] = _recipe(text)
+        start, end, spans, is_config = recipe
+        worker = NO_WORKER if spans is None else _worker_at(text, spans)
+        return Line(source, number, text[start:end], raw, worker, 0, is_config, follow)
     if "](http" in text:
         text = _AUTOLINK.sub(r"\1", text)
     repeats = 0
@@ -105,9 +146,10 @@ def normalize(source: str, number: int, raw: str, prefix: str | None = None, fol
             repeats += int(m.group(1))
         text = _REPEATED.sub("", text)
     head = text if prefix is None else _AUTOLINK.sub(r"\1", strip_ansi(prefix))
-    worker, rest = _strip_prefixes(head)
+    spans, pos = _prefix_spans(head)
+    worker = NO_WORKER if spans is None else _worker_at(head, spans)
     if prefix is None:
-        text = rest
+        text = text[pos:]
     text = text.strip()
     if "Error executing job with overrides" in text:
         text = _OVERRIDES.sub(r"\1[...]", text)
@@ -115,26 +157,60 @@ def normalize(source: str, number: int, raw: str, prefix: str | None = None, fol
     return Line(source, number, text, raw, worker, repeats, is_config, follow)
 
 
-def _strip_prefixes(text: str) -> tuple[Worker, str]:
-    actors: list[tuple[str | None, str | None, str | None]] = []
-    rank: int | None = None
+def _recipe(text: str) -> Recipe:
+    spans, pos = _prefix_spans(text)
+    rest = text[pos:]
+    start = pos + len(rest) - len(rest.lstrip())
+    end = max(start, pos + len(rest.rstrip()))
+    message = text[start:end]
+    return start, end, spans, bool(_CONFIG_DUMP.match(message) or _SHELL_TRACE.match(message))
+
+
+def _worker_at(text: str, spans: tuple[Span, Span, Span, Span, Span]) -> Worker:
+    """The worker whose fields sit at `spans` of `text`; equal workers are one object."""
+    a, p, i, r, o = spans
+    actor = None if a is None else text[a[0] : a[1]]
+    pid = None if p is None else text[p[0] : p[1]]
+    ip = None if i is None else text[i[0] : i[1]]
+    rank = None if r is None else text[r[0] : r[1]]
+    outer = None if o is None else text[o[0] : o[1]]
+    key = (actor, pid, ip, rank, outer)
+    worker = _workers.get(key)
+    if worker is None:
+        if len(_workers) >= RECIPE_ENTRIES:
+            _workers.clear()
+        worker = _workers[key] = Worker(
+            actor, int(pid) if pid else None, ip, int(rank) if rank is not None else None, outer
+        )
+    return worker
+
+
+def _span(m: re.Match[str], group: str, offset: int) -> Span:
+    s, e = m.span(group)
+    return None if s < 0 else (s + offset, e + offset)
+
+
+def _prefix_spans(text: str) -> tuple[tuple[Span, Span, Span, Span, Span] | None, int]:
+    """Spans of (actor, pid, ip, rank, outer actor) in the line's prefixes, or None when no
+    worker is named, and where the message starts."""
+    actors: list[tuple[Span, Span, Span]] = []
+    rank: Span = None
     pos = 0
     for _ in range(12):
         m = _PREFIXES.match(text, pos)
         if not m or m.end() == pos:
             break
         if m.group("rank"):
-            rank = int(m.group("rankno"))
+            rank = _span(m, "rankno", 0)
         elif m.group("ray") is not None:
-            body = m.group("ray_body")
-            b = _RAY_BODY.match(body)
+            body_at = m.start("ray_body")
+            b = _RAY_BODY.match(m.group("ray_body"))
             if b and (b.group("pid") or b.group("actor") in _PIDLESS_ACTORS):
-                actors.append((b.group("actor"), b.group("pid"), b.group("ip")))
+                actors.append((_span(b, "actor", body_at), _span(b, "pid", body_at), _span(b, "ip", body_at)))
         pos = m.end()
-    worker = NO_WORKER
-    if actors or rank is not None:
-        inner = actors[-1] if actors else (None, None, None)
-        outer = actors[0][0] if len(actors) > 1 else None
-        ip = next((a[2] for a in actors if a[2]), None)
-        worker = Worker(inner[0], int(inner[1]) if inner[1] else None, ip, rank, outer)
-    return worker, text[pos:]
+    if not actors and rank is None:
+        return None, pos
+    inner = actors[-1] if actors else (None, None, None)
+    outer = actors[0][0] if len(actors) > 1 else None
+    ip = next((a[2] for a in actors if a[2]), None)
+    return (inner[0], inner[1], ip, rank, outer), pos

@@ -77,10 +77,19 @@ def record(cls: type[T] | None = None, *, frozen: bool = False) -> Any:
             inner = ", ".join(f"{n}={getattr(self, n)!r}" for n in names)
             return f"{type(self).__name__}({inner})"
 
-        def __eq__(self: Any, other: object) -> bool:
-            if other.__class__ is not self.__class__:
-                return NotImplemented
-            return all(getattr(self, n) == getattr(other, n) for n in names)
+        # Generated like __init__: one tuple comparison, several times faster than a loop over
+        # getattr (workers and lines are compared once per analyzed line).
+        own = "".join(f"self.{n}, " for n in names)
+        theirs = "".join(f"other.{n}, " for n in names)
+        eq_source = (
+            "def __eq__(self, other):\n"
+            "  if other is self: return True\n"
+            "  if other.__class__ is not self.__class__: return NotImplemented\n"
+            f"  return ({own}) == ({theirs})\n"
+        )
+        exec(eq_source, namespace)  # noqa: S102 - generated from the class's own field names
+        __eq__ = namespace["__eq__"]
+        __eq__.__qualname__ = f"{klass.__qualname__}.__eq__"
 
         setattr(klass, "__repr__", __repr__)  # noqa: B010
         setattr(klass, "__eq__", __eq__)  # noqa: B010

@@ -7,7 +7,7 @@ needs them, so a short paste pays for the few rules it touches, not for the whol
 
 from __future__ import annotations
 
-import regex
+import re
 
 from .records import field, record
 
@@ -16,7 +16,21 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Rule regexes are matched against normalized log lines; VERSION1 is not used (keeps `re` syntax).
-REGEX_FLAGS = regex.VERSION0
+REGEX_FLAGS = 0x2000  # regex.VERSION0, without importing `regex` at start-up
+
+
+def compile_pattern(pattern: str, origin: str) -> Any:
+    """Built-in rules (linted, tested on their examples) compile with `re`, several times
+    faster than `regex` on the catalog's look-ahead patterns; user rules, and anything `re`
+    cannot read, use `regex`, whose searches the analyzer runs under a timeout."""
+    if origin == "built-in":
+        try:
+            return re.compile(pattern)
+        except re.error:
+            pass
+    import regex
+
+    return regex.compile(pattern, REGEX_FLAGS)
 
 
 def pick(text: dict[str, str | None], lang: str) -> str:
@@ -107,7 +121,7 @@ class Rule:
     def _patterns(self, kind: str, sources: tuple[str, ...]) -> tuple[Any, ...]:
         compiled = self._compiled.get(kind)
         if compiled is None:
-            compiled = tuple(regex.compile(p, REGEX_FLAGS) for p in sources)
+            compiled = tuple(compile_pattern(p, self.origin) for p in sources)
             self._compiled[kind] = compiled
         return compiled
 
@@ -120,7 +134,7 @@ class Rule:
         key = f"sig{index}"
         compiled = self._compiled.get(key)
         if compiled is None:
-            compiled = self._compiled[key] = regex.compile(self.signatures[index], REGEX_FLAGS)
+            compiled = self._compiled[key] = compile_pattern(self.signatures[index], self.origin)
         return compiled
 
     @property

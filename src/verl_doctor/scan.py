@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .normalize import REWRITE_MARKERS, Line, normalize, strip_ansi
+from .normalize import REWRITE_MARKERS, Line, Recipe, normalize, strip_ansi
 from .prefilter import BlockSearcher, LineSearcher
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
@@ -41,9 +41,11 @@ class LineScanner:
         searcher: BlockSearcher,
         source: str,
         literals: LineSearcher | None = None,
+        recipes: dict[bytes, Recipe] | None = None,
         wait_for_follow: bool = True,
     ) -> None:
         self.searcher = searcher
+        self.recipes = recipes  # when given, lines alike but for digits are normalized once
         self.literals = literals  # when given, segments holding none of them are dropped early
         self.source = source
         self.line_no = 1  # number of the first line in the carry
@@ -53,7 +55,7 @@ class LineScanner:
         self.bytes_seen = 0
         # Candidate lines waiting for the lines after them, which a block end cut off; lines
         # leave in order, so the answer never depends on where the input was cut into blocks.
-        self._waiting: list[list[Any]] = []  # [line_no, raw, prefix, follow bytes, complete]
+        self._waiting: list[list[Any]] = []  # [line_no, raw, prefix, follow bytes, complete, stripped]
         self.wait_for_follow = wait_for_follow
 
     def feed(self, data: bytes | bytearray, size: int | None = None) -> Iterator[Line]:
@@ -117,18 +119,22 @@ class LineScanner:
                 item[3] += more[: FOLLOW_BYTES - len(item[3])]
                 item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
         while self._waiting and (self._waiting[0][4] or final):
-            line_no, raw, prefix, follow, _ = self._waiting.pop(0)
-            yield normalize(self.source, line_no, raw, prefix, follow.decode("utf-8", "replace"))
+            line_no, raw, prefix, follow, _, stripped = self._waiting.pop(0)
+            yield normalize(
+                self.source, line_no, raw, prefix, self.recipes, stripped, follow.decode("utf-8", "replace")
+            )
 
-    def _may_match(self, raw: str) -> bool:
-        """False when no literal can occur in the normalized segment: most anchor hits in
-        healthy text are not a literal (an anchor is a short piece of one), and deciding that
-        here takes a few microseconds, a fraction of normalizing and analyzing the line. Colour
-        codes may split a literal, so they are stripped first; a segment that normalizing
-        rewrites otherwise is always kept."""
+    def _may_match(self, raw: str) -> str | None:
+        """`raw` without colour codes, or None when no literal can occur in the normalized
+        segment: most anchor hits in healthy text are not a literal (an anchor is a short piece
+        of one), and deciding that here takes a few microseconds, a fraction of normalizing and
+        analyzing the line. Colour codes may split a literal, so they are stripped first; a
+        segment that normalizing rewrites otherwise is always kept."""
         text = strip_ansi(raw) if "\x1b" in raw or "[" in raw or "\x9b" in raw else raw
         assert self.literals is not None
-        return self.literals.any(text) or any(m in text for m in REWRITE_MARKERS)
+        if self.literals.any(text) or any(m in text for m in REWRITE_MARKERS):
+            return text
+        return None
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
@@ -188,18 +194,23 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
-            if self.literals is not None and not self._may_match(raw):
-                continue
+            stripped = None
+            if self.literals is not None:
+                stripped = self._may_match(raw)
+                if stripped is None:
+                    continue
             follow = b""
             if hi == le and hi - lo >= WRAP_MIN and count_lines:
                 follow_end = min(end, le + 1 + FOLLOW_BYTES)
                 follow = bytes(buf[le + 1 : follow_end])
                 if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
-                    self._waiting.append([line_no, raw, prefix, follow, False])
+                    self._waiting.append([line_no, raw, prefix, follow, False, stripped])
                     continue
             if self._waiting:
-                self._waiting.append([line_no, raw, prefix, follow, True])
+                self._waiting.append([line_no, raw, prefix, follow, True, stripped])
                 continue
-            yield normalize(self.source, line_no, raw, prefix, follow.decode("utf-8", "replace"))
+            yield normalize(
+                self.source, line_no, raw, prefix, self.recipes, stripped, follow.decode("utf-8", "replace")
+            )
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)
