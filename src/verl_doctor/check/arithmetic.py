@@ -51,12 +51,12 @@ class _Numbers:
 
 
 def _where(config: Config, *keys: str) -> Override | None:
-    """The override that set the first of these keys (what the finding points at)."""
-    for key in keys:
-        o = config.set_by.get(key)
-        if o is not None:
-            return o
-    return None
+    """The override that set one of these keys, the one written last (most likely the change
+    that broke a working command); on a tie, the first key's."""
+    found = [o for o in (config.set_by.get(k) for k in keys) if o is not None]
+    if not found:
+        return None
+    return max(found, key=lambda o: o.line)
 
 
 def _issue(

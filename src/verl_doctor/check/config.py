@@ -74,6 +74,7 @@ class Config:
         self.keys = set(config_keys(version, megatron))
         self.values: dict[str, object] = dict(defaults(version, megatron))
         self.set_by: dict[str, Override] = {}
+        self.sections = {k.rpartition(".")[0] for k in self.values}
 
     def exists(self, key: str) -> bool:
         return key in self.keys
@@ -85,8 +86,9 @@ class Config:
                 self._store(sub, value, override)
             self._add_key(key)
             return
-        for old in [k for k in self.values if k.startswith(key + ".")]:
-            del self.values[old]  # a section replaced by a value
+        if key in self.sections:  # a section replaced by a value
+            for old in [k for k in self.values if k.startswith(key + ".")]:
+                del self.values[old]
         self._store(key, override.value, override)
 
     def _store(self, key: str, value: object, override: Override) -> None:

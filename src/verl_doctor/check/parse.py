@@ -51,6 +51,7 @@ _HYDRA_FLAGS = {
 }
 _PYTHONS = re.compile(r"(?:.*/)?(?:python(?:\d(?:\.\d+)?)?|torchrun|accelerate|deepspeed)$")
 _ENTRY_FILE = re.compile(r"(?:^|/)verl/trainer/(\w+)\.py$")
+_SHELL_ARG = re.compile(r"^\$(?:[@*#]|\{?[A-Za-z_]\w*(?:[:\-=?][^}]*)?\}?$)")
 _ASSIGN = re.compile(r"^(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*)?([A-Za-z_]\w*)=(.*)$")
 
 
@@ -75,6 +76,8 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
     while i < len(rest):
         arg = rest[i]
         i += 1
+        if _SHELL_ARG.match(arg):
+            continue  # "$@", $EXTRA: filled in by whoever runs the script, unknown here
         if arg.startswith("-"):
             flag, eq, value = arg.partition("=")
             if flag not in _HYDRA_FLAGS:

@@ -1,0 +1,80 @@
+"""`check` against what real verl did with the same commands.
+
+tests/fixtures/check/cases.json holds the commands (a working base command line plus one change
+each); verl/NAME.log is what verl 0.9.1 printed for each in a CPU sandbox (recorded by
+benchmarks/check_agreement.py). verl's verdict is read from its own output here, by the same
+engine `explain` uses: the code of its first root-cause finding, or `pass` when verl got past
+its config checks to the GPU resource check (the sandbox has no GPU). `check` must name the same
+code first, or pass exactly the commands verl passed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from verl_doctor.catalog import Catalog
+from verl_doctor.check_cmd import check
+from verl_doctor.engine import Session
+from verl_doctor.sources import open_path
+
+FIX = Path(__file__).with_name("fixtures") / "check"
+SPEC = json.loads((FIX / "cases.json").read_text())
+RECORDED = [c for c in SPEC["cases"] if (FIX / "verl" / f"{c['name']}.log").exists()]
+GPU_CHECK = "CFG003"
+
+
+@pytest.fixture(scope="module")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The model and data files base-args names, as far as `check` looks at them."""
+    root = tmp_path_factory.mktemp("sandbox")
+    (root / "tiny-qwen2").mkdir()
+    shutil.copy(FIX / "model-config.json", root / "tiny-qwen2" / "config.json")
+    (root / "data" / "gsm8k").mkdir(parents=True)
+    for name in ("train.parquet", "test.parquet"):
+        (root / "data" / "gsm8k" / name).write_bytes(b"PAR1")
+    return root
+
+
+def verl_verdict(name: str, catalog: Catalog) -> str:
+    session = Session(catalog, "en")
+    source = open_path(str(FIX / "verl" / f"{name}.log"))
+    try:
+        session.read(source)
+    finally:
+        source.close()
+    report = session.report()
+    roots = [f.rule for f in report.findings if not f.symptom] or [f.rule for f in report.findings]
+    assert roots, f"explain names nothing in verl's output for {name}"
+    return "pass" if roots[0] == GPU_CHECK else roots[0]
+
+
+def check_verdict(case: dict[str, object], sandbox: Path) -> str:
+    base = (FIX / "base-args").read_text().split()
+    args = [
+        str(a).replace("{S}", str(sandbox)).replace("{F}", str(FIX / "files"))
+        for a in base + list(case["args"])  # type: ignore[call-overload]
+    ]
+    report, code = check(["python3", "-m", SPEC["entry"], *args], verl_version="0.9.1")
+    certain = [f.rule for f in report.findings if f.confidence == "high"]
+    assert (code == 1) == bool(certain)
+    return certain[0] if certain else "pass"
+
+
+def test_enough_cases_recorded() -> None:
+    assert len(RECORDED) >= 60
+    verdicts = json.loads((FIX / "expected.json").read_text())
+    kinds = {v["verl"] for v in verdicts.values()}
+    assert {"pass", "CFG004", "CFG005", "CFG014", "CFG016"} <= kinds
+
+
+@pytest.mark.parametrize("case", RECORDED, ids=[c["name"] for c in RECORDED])
+def test_check_agrees_with_verl(case: dict[str, object], sandbox: Path, catalog: Catalog) -> None:
+    name = str(case["name"])
+    verl = verl_verdict(name, catalog)
+    recorded = json.loads((FIX / "expected.json").read_text())[name]["verl"]
+    assert verl == recorded, "explain reads verl's output differently from when it was recorded"
+    assert check_verdict(case, sandbox) == verl
