@@ -60,7 +60,9 @@ def test_key_moved_between_versions_is_named(base: list[str]) -> None:
     assert "0.5.x" in report.findings[0].cause
     assert report.findings[0].fixes[0].commands == ("ray_kwargs.ray_init.num_cpus=8",)
     # ...and in 0.5 that key is the right one.
-    report, code = check([*PPO, *[a for a in base if "ray_kwargs" not in a], "ray_init.num_cpus=8"], verl_version="0.5.0")
+    report, code = check(
+        [*PPO, *[a for a in base if "ray_kwargs" not in a], "ray_init.num_cpus=8"], verl_version="0.5.0"
+    )
     assert [f.rule for f in report.findings if f.rule == "CFG005"] == []
 
 
@@ -90,10 +92,14 @@ def test_each_kind_of_mistake(base: list[str], override: str, code: str) -> None
 
 def test_megatron_parallel_sizes_against_gpus(base: list[str]) -> None:
     cmd = [*PPO, "--config-name=ppo_megatron_trainer", *base]
-    report, code = check([*cmd, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"], verl_version="0.9.1")
+    report, code = check(
+        [*cmd, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"], verl_version="0.9.1"
+    )
     assert (code, report.findings[0].rule) == (1, "CFG010")
-    report, code = check([*cmd, "trainer.n_gpus_per_node=2", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"],
-                         verl_version="0.9.1")
+    report, code = check(
+        [*cmd, "trainer.n_gpus_per_node=2", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"],
+        verl_version="0.9.1",
+    )
     assert code == 0, [f.cause for f in report.findings]
 
 
@@ -109,9 +115,16 @@ def test_model_limits_are_warnings(base: list[str]) -> None:
 def test_custom_module_is_parsed_not_imported(tmp_path: Path, base: list[str]) -> None:
     marker = tmp_path / "imported"
     reward = tmp_path / "reward.py"
-    reward.write_text(f"open({str(marker)!r}, 'w').close()\n\ndef score(data_source, solution_str, ground_truth):\n    return 0\n")
+    reward.write_text(
+        f"open({str(marker)!r}, 'w').close()\n\ndef score(data_source, solution_str, ground_truth):\n    return 0\n"
+    )
     report, code = check(
-        [*PPO, *base, f"reward.custom_reward_function.path={reward}", "reward.custom_reward_function.name=compute_score"],
+        [
+            *PPO,
+            *base,
+            f"reward.custom_reward_function.path={reward}",
+            "reward.custom_reward_function.name=compute_score",
+        ],
         verl_version="0.9.1",
     )
     assert not marker.exists()
@@ -137,7 +150,9 @@ def test_script_variables_resolved_with_lines(run_cli, tmp_path: Path, base: lis
 
 def test_config_file(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
     cfg = tmp_path / "my_ppo.yaml"
-    cfg.write_text("defaults:\n  - ppo_trainer\n  - _self_\ndata:\n  train_batch_size: 8\n  max_prompt_lenght: 512\n")
+    cfg.write_text(
+        "defaults:\n  - ppo_trainer\n  - _self_\ndata:\n  train_batch_size: 8\n  max_prompt_lenght: 512\n"
+    )
     code, out = run_json(run_cli, ["--config", str(cfg), "--", *PPO, *base])
     assert code == 1
     finding = out["findings"][0]
@@ -147,7 +162,13 @@ def test_config_file(run_cli, tmp_path: Path, base: list[str]) -> None:  # type:
 
 def test_secrets_in_the_command_are_redacted(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
     secret = "hf_" + "a1B2c3D4e5F6g7H8i9J0kLmNoP"
-    args = ["--", *PPO, *base, f"+ray_kwargs.ray_init.runtime_env.env_vars.HF_TOKEN={secret}", "trainer.nnodes=abc"]
+    args = [
+        "--",
+        *PPO,
+        *base,
+        f"+ray_kwargs.ray_init.runtime_env.env_vars.HF_TOKEN={secret}",
+        "trainer.nnodes=abc",
+    ]
     for fmt in ("json", "text", "markdown", "github"):
         proc = run_cli(["check", "-f", fmt, "--verl-version", "0.9.1", *args])
         assert proc.returncode == 1
@@ -187,7 +208,9 @@ def test_fast_and_light(tmp_path: Path, base: list[str]) -> None:
         "heavy = sorted(m for m in ('torch', 'ray', 'hydra', 'omegaconf', 'verl', 'rich', 'typer') if m in sys.modules)\n"
         "print(rc, t, heavy, file=sys.stderr)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
     rc, seconds, heavy = proc.stderr.strip().split(" ", 2)
     assert rc == "0" and heavy == "[]"
     assert float(seconds) < 1.0  # typically ~0.1 s; generous for loaded CI machines
@@ -198,7 +221,9 @@ def test_run_check_launches_only_what_passes(run_cli, tmp_path: Path, base: list
     script = tmp_path / "train.sh"
 
     def write(extra: str) -> None:
-        script.write_text(f"touch {marker}\n: python3 -m verl.trainer.main_ppo {' '.join(base)} {extra}\nexit 0\n")
+        script.write_text(
+            f"touch {marker}\n: python3 -m verl.trainer.main_ppo {' '.join(base)} {extra}\nexit 0\n"
+        )
 
     write("data.train_batch=8")
     proc = run_cli(["run", "--check", "--verl-version", "0.9.1", "--", "bash", str(script)])

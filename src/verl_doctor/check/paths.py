@@ -21,6 +21,7 @@ import json
 import os
 import re
 
+from ..records import replace
 from .model import Issue, Override
 
 TYPE_CHECKING = False
@@ -178,6 +179,25 @@ def _closest(name: str, candidates: list[str]) -> list[str]:
     return difflib.get_close_matches(name, candidates, n=1, cutoff=0.3) or candidates[:1]
 
 
+def check_agent_loop_config(config: Config, base: str) -> list[Issue]:
+    """The agent-loop registry file: verl/experimental/agent_loop/agent_loop.py (0.9) reads it
+    with OmegaConf.load when its workers start, so verl's start-up checks do not see it: a
+    warning."""
+    key = "actor_rollout_ref.rollout.agent.agent_loop_config_path"
+    path = config.get(key)
+    if not isinstance(path, str) or not path or "$" in path or os.path.isfile(_local(path, base)):
+        return []
+    issue = _issue(
+        config,
+        "CFG008",
+        key,
+        f"the agent-loop config file `{path}` does not exist; the agent-loop workers fail to load it",
+        (f"{key}=<existing .yaml file>",),
+        "verl/experimental/agent_loop/agent_loop.py AgentLoopWorker (OmegaConf.load of the path, 0.9)",
+    )
+    return [replace(issue, certain=False)]
+
+
 def check_paths(config: Config, base: str, critic: bool) -> list[Issue]:
     """In the order verl's TaskRunner meets them: model (tokenizer), reward function, datasets."""
     issues = check_model(config, "actor_rollout_ref.model.path", base)
@@ -195,6 +215,7 @@ def check_paths(config: Config, base: str, critic: bool) -> list[Issue]:
             "reward manager",
         )
     issues += check_module(config, "data.custom_cls.path", "data.custom_cls.name", base, "dataset class")
+    issues += check_agent_loop_config(config, base)
     issues += check_data(config, "data.train_files", base)
     issues += check_data(config, "data.val_files", base)
     return issues
