@@ -43,7 +43,7 @@ def doctor() -> str:
 
 def case_args(case: dict[str, Any], sandbox: str) -> list[str]:
     base = (FIXTURES / "base-args").read_text().split()
-    args = base + [str(a) for a in case["args"]]
+    args = [str(a) for a in case.get("before", [])] + base + [str(a) for a in case["args"]]
     return [a.replace("{S}", sandbox).replace("{F}", str(FIXTURES / "files")) for a in args]
 
 

@@ -56,7 +56,7 @@ def check_verdict(case: dict[str, object], sandbox: Path) -> str:
     base = (FIX / "base-args").read_text().split()
     args = [
         str(a).replace("{S}", str(sandbox)).replace("{F}", str(FIX / "files"))
-        for a in base + list(case["args"])  # type: ignore[call-overload]
+        for a in list(case.get("before", [])) + base + list(case["args"])  # type: ignore[attr-defined, call-overload]
     ]
     report, code = check(["python3", "-m", SPEC["entry"], *args], verl_version="0.9.1")
     certain = [f.rule for f in report.findings if f.confidence == "high"]

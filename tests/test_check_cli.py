@@ -106,7 +106,7 @@ def test_megatron_parallel_sizes_against_gpus(base: list[str]) -> None:
 def test_model_limits_are_warnings(base: list[str]) -> None:
     report, code = check([*PPO, *base, "data.max_response_length=4000"], verl_version="0.9.1")
     assert code == 0  # verl's own start-up checks pass; the rollout engine refuses it later
-    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG009", "medium")]
+    assert [(f.rule, f.confidence) for f in report.findings] == [("FLOW003", "medium")]
     assert "2048" in report.findings[0].cause
     _, strict = check([*PPO, *base, "data.max_response_length=4000"], verl_version="0.9.1", strict=True)
     assert strict == 1
@@ -202,9 +202,9 @@ def test_fast_and_light(tmp_path: Path, base: list[str]) -> None:
     code = (
         "import sys, time\n"
         "from verl_doctor.entry import main\n"
-        "t = time.perf_counter()\n"
+        "t = time.process_time()\n"
         f"rc = main(['check', '--verl-version', '0.9.1', '--', *{PPO + base!r}])\n"
-        "t = time.perf_counter() - t\n"
+        "t = time.process_time() - t\n"
         "heavy = sorted(m for m in ('torch', 'ray', 'hydra', 'omegaconf', 'verl', 'rich', 'typer') if m in sys.modules)\n"
         "print(rc, t, heavy, file=sys.stderr)\n"
     )
@@ -213,7 +213,8 @@ def test_fast_and_light(tmp_path: Path, base: list[str]) -> None:
     )
     rc, seconds, heavy = proc.stderr.strip().split(" ", 2)
     assert rc == "0" and heavy == "[]"
-    assert float(seconds) < 1.0  # typically ~0.1 s; generous for loaded CI machines
+    # CPU time, so that a busy machine does not fail the test; typically ~0.1 s.
+    assert float(seconds) < 0.5
 
 
 def test_run_check_launches_only_what_passes(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
@@ -234,8 +235,8 @@ def test_run_check_launches_only_what_passes(run_cli, tmp_path: Path, base: list
     assert proc.returncode == 0 and marker.exists()
 
 
-def test_timing_is_reported_honestly(base: list[str]) -> None:
-    started = time.perf_counter()
+def test_repeated_checks_are_cheap(base: list[str]) -> None:
+    started = time.process_time()
     for _ in range(5):
         check([*PPO, *base], verl_version="0.9.1")
-    assert (time.perf_counter() - started) / 5 < 0.5
+    assert (time.process_time() - started) / 5 < 0.2

@@ -13,8 +13,12 @@ if TYPE_CHECKING:
     from .run import Checked
 
 _STEP = {
-    "en": ("Write the override as", "Change the command: nothing can be corrected automatically here"),
-    "zh": ("将覆盖项改为", "需要手动修改命令"),
+    "en": (
+        "Write the override as",
+        "Write it as one of these (the first is the likeliest)",
+        "Change the command: there is no single correction to propose",
+    ),
+    "zh": ("将覆盖项改为", "改为以下之一（第一个最可能）", "需要手动修改命令"),
 }
 
 
@@ -23,8 +27,9 @@ def _finding(issue: Issue, catalog: Catalog, lang: str) -> Finding:
     name = rule.name if rule else issue.code
     title = (rule.title.get(lang) or rule.title.get("en") or name) if rule else name
     category = rule.category if rule else "config"
-    with_fix, without = _STEP.get(lang, _STEP["en"])
-    fixes = (FixOut(with_fix, issue.fix),) if issue.fix else (FixOut(without, ()),)
+    one, several, none = _STEP.get(lang, _STEP["en"])
+    step = none if not issue.fix else one if len(issue.fix) == 1 else several
+    fixes = (FixOut(step, issue.fix),)
     return Finding(
         rule=issue.code,
         name=name,

@@ -4,8 +4,11 @@ still fail here: these are warnings (`certain=False`).
   dynamic batch size  verl/utils/seqlen_balancing.py get_seqlen_balanced_partitions callers:
                       "max_token_len must be greater than the sequence length" (0.6-0.9)
   context length      vLLM/SGLang refuse max_model_len above the model's max_position_embeddings;
-                      verl sets it from prompt + response length (verl/workers/rollout/*_server.py)
+                      verl sets it from prompt + response length (verl/workers/rollout/*_server.py):
+                      "max_model_len (N) should be less than or equal to max_position_embeddings"
   tensor parallel     vLLM: "Total number of attention heads must be divisible by tensor parallel size"
+  sequence parallel   verl/utils/ulysses.py / verl/models/transformers/monkey_patch.py (0.6-0.9):
+                      "num_attention_heads ... must be divisible by ulysses_sp_size"
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ def check_limits(config: Config, model: dict[str, object] | None) -> list[Issue]
         issues.append(
             _issue(
                 config,
-                "CFG009",
+                "FLOW003",
                 "data.max_response_length",
                 f"max_prompt_length + max_response_length ({longest}) is above the model's "
                 f"max_position_embeddings ({limit}); the rollout engine refuses a longer max_model_len",
@@ -88,6 +91,21 @@ def check_limits(config: Config, model: dict[str, object] | None) -> list[Issue]
                 f"the model has {heads} attention heads, which do not split over tensor parallel size {tp}",
                 (f"{R}.tensor_model_parallel_size={good}",),
                 "vLLM ModelConfig.verify_with_parallel_config, reached from verl's rollout server (0.7-0.9)",
+            )
+        )
+    sp = _int(config, f"{A}.ulysses_sequence_parallel_size") or 1
+    if isinstance(heads, int) and sp > 1 and heads % sp:
+        good = max(d for d in range(1, sp + 1) if heads % d == 0)
+        issues.append(
+            _issue(
+                config,
+                "CFG010",
+                f"{A}.ulysses_sequence_parallel_size",
+                f"the model has {heads} attention heads, which do not split over Ulysses sequence "
+                f"parallel size {sp}",
+                (f"{A}.ulysses_sequence_parallel_size={good}",),
+                "verl/models/transformers/monkey_patch.py (num_attention_heads must be divisible by "
+                "ulysses_sp_size, 0.6-0.9)",
             )
         )
     return issues

@@ -72,6 +72,11 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
     config_name = config_path = None
     multirun = False
     rest = args[index + 1 :]
+    # Hydra's argparse takes the overrides as one positional run (nargs="*"): overrides after
+    # a flag that follows earlier overrides are "unrecognized arguments".
+    run_started = run_ended = False
+    stray: list[str] = []
+    flags_after: list[str] = []
     i = 0
     while i < len(rest):
         arg = rest[i]
@@ -86,6 +91,10 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
             if _HYDRA_FLAGS[flag] and not eq:
                 value = rest[i] if i < len(rest) else ""
                 i += 1
+            if run_started and not run_ended:
+                run_ended = True
+            if run_started:
+                flags_after.append(arg if eq or not _HYDRA_FLAGS[flag] else f"{flag} {value}")
             if flag in ("--config-name", "-cn"):
                 config_name = value
             elif flag in ("--config-path", "-cp"):
@@ -95,6 +104,12 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
             continue
         # In a command the "line" is the argument's position; in a script, the script line.
         where = line if source != "command" else index + 1 + i
+        run_started = True
+        if run_ended:
+            if not stray:
+                errors.append(_after_flag(arg, flags_after, args[: index + 1], source, where))
+            stray.append(arg)
+            continue
         parsed = parse_override(arg, source, where)
         if isinstance(parsed, Issue):
             errors.append(parsed)
@@ -110,6 +125,19 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
         source=source,
         line=line,
         multirun=multirun,
+    )
+
+
+def _after_flag(arg: str, flags: list[str], head: list[str], source: str, line: int) -> Issue:
+    return Issue(
+        code="CFG016",
+        override=arg,
+        why=f"`{arg}` comes after `{flags[0]}`, which follows other overrides; Hydra's command line takes "
+        "the overrides as one run, so it stops with 'unrecognized arguments'. Put the flags first",
+        fix=(f"{shlex.join(head)} {' '.join(flags)} <all the overrides>",),
+        cites=("hydra/_internal/utils.py get_args_parser: overrides nargs='*' (Hydra 1.3)",),
+        source=source,
+        line=line,
     )
 
 

@@ -14,7 +14,7 @@ def choose(requested: str | None) -> tuple[str, str, str]:
     if installed:
         return installed, "installed", hydra_keys.version_for(installed)
     newest = hydra_keys.VERSIONS[-2]
-    return newest, "newest known (verl is not installed here; pass --verl-version)", newest
+    return newest, "the newest known: verl is not installed here, pass --verl-version", newest
 
 
 def _installed() -> str | None:
