@@ -73,7 +73,8 @@ def test_key_moved_between_versions_is_named(base: list[str]) -> None:
         ("trainer.n_gpus_per_node=3", "CFG004"),
         ("actor_rollout_ref.rollout.log_prob_micro_batch_size=2", "CFG004"),
         ("actor_rollout_ref.actor.loss_agg_mode=token-avg", "CFG014"),
-        ("actor_rollout_ref.actor.use_dynamic_bsz=maybe", "CFG014"),
+        ("actor_rollout_ref.actor.ppo_mini_batch_size=four", "CFG014"),
+        ("trainer.nnodes=1.5", "CFG004"),
         ("trainer.logger=[console,wandbb]", "CFG014"),
         ("trainer.logger=console,wandb", "CFG016"),
         ("+data.train_batch_size=8", "CFG016"),
@@ -101,6 +102,12 @@ def test_megatron_parallel_sizes_against_gpus(base: list[str]) -> None:
         verl_version="0.9.1",
     )
     assert code == 0, [f.cause for f in report.findings]
+
+
+def test_types_verl_does_not_enforce_are_warnings(base: list[str]) -> None:
+    report, code = check([*PPO, *base, "actor_rollout_ref.actor.use_dynamic_bsz=maybe"], verl_version="0.9.1")
+    assert code == 0
+    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
 
 
 def test_model_limits_are_warnings(base: list[str]) -> None:

@@ -94,8 +94,14 @@ def check_arithmetic(config: Config) -> list[Issue]:
     rollout_n = n.number(f"{R}.n") or 1
     dynamic = n.flag(f"{A}.use_dynamic_bsz")
     strategy = config.get(f"{A}.strategy")
+    text = _text_in_arithmetic(config)
+    if text:
+        return [text]  # verl's arithmetic stops on it with a TypeError
     if gpus_per_node is None or nodes is None:
         return issues
+    fractional = _fractional_gpus(config)
+    if fractional:
+        return [fractional]
     n_gpus = gpus_per_node * nodes
     # validate_config: the whole batch must split evenly over the minimal batch.
     if not dynamic and train is not None:
@@ -158,6 +164,61 @@ def check_arithmetic(config: Config) -> list[Issue]:
                 )
             )
     return issues
+
+
+# Keys validate_config computes with (0.6-0.9): text there is a TypeError in verl's own arithmetic.
+ARITHMETIC_KEYS = (
+    "trainer.n_gpus_per_node",
+    "trainer.nnodes",
+    "data.train_batch_size",
+    f"{R}.n",
+    f"{A}.ppo_mini_batch_size",
+    f"{A}.ppo_micro_batch_size",
+    f"{A}.ppo_micro_batch_size_per_gpu",
+    "critic.ppo_mini_batch_size",
+)
+
+
+def _text_in_arithmetic(config: Config) -> Issue | None:
+    from .config import UNKNOWN
+
+    for key in ARITHMETIC_KEYS:
+        value = config.get(key)
+        if value in (None, "???") or value is UNKNOWN or isinstance(value, (int, float)) or "$" in str(value):
+            continue
+        word = {"one": 1, "two": 2, "four": 4, "eight": 8}.get(str(value).lower())
+        return _issue(
+            config,
+            "CFG014",
+            (key,),
+            f"`{key}` is `{value}`, text where verl computes with a number (its batch-size checks stop "
+            "with a TypeError)",
+            (f"{key}={word}",) if word else (),
+            CITE_VALIDATE,
+        )
+    return None
+
+
+def _fractional_gpus(config: Config) -> Issue | None:
+    """verl multiplies n_gpus_per_node by nnodes as given: 1.5 nodes makes 1.5 GPUs, and its
+    divisibility assertion fails on the fraction."""
+    per_node, nodes = config.get("trainer.n_gpus_per_node"), config.get("trainer.nnodes")
+    train, n = config.get("data.train_batch_size"), config.get(f"{R}.n")
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (per_node, nodes, train, n)):
+        return None
+    n_gpus = per_node * nodes  # type: ignore[operator]
+    if float(n_gpus).is_integer():
+        return None
+    real = train * n  # type: ignore[operator]
+    return _issue(
+        config,
+        "CFG004",
+        ("trainer.nnodes", "trainer.n_gpus_per_node"),
+        f"real_train_batch_size ({real}) must be divisible by minimal possible batch size ({n_gpus}): "
+        "n_gpus_per_node x nnodes is not a whole number of GPUs",
+        ("trainer.nnodes=1",),
+        CITE_VALIDATE,
+    )
 
 
 def _actor(config: Config, n: _Numbers, n_gpus: int, train: int | None, dynamic: bool) -> list[Issue]:

@@ -12,7 +12,7 @@ from .config import build, check_interpolations
 from .limits import check_limits
 from .model import Invocation, Issue, Override
 from .paths import check_paths, model_config
-from .values import check_values
+from .values import check_missing, check_values
 
 # Entry points whose config the shipped key lists describe.
 PPO_ENTRIES = ("verl.trainer.main_ppo", "verl.trainer.main_ppo_sync")
@@ -52,8 +52,9 @@ def check_invocation(
     # so its first issue is the one verl stops at.
     issues += key_issues
     issues += check_interpolations(config)
-    issues += check_values(config, verl_version, extra + inv.overrides)
+    issues += check_missing(config)
     issues += check_arithmetic(config)
+    issues += check_values(config, verl_version, extra + inv.overrides)
     issues += check_paths(config, base, need_critic(config))
     issues += check_limits(config, model_config(config, "actor_rollout_ref.model.path", base))
     if gpus is not False:

@@ -1,14 +1,17 @@
-"""Value checks: types as verl's config declares them, the choices verl accepts, and `???`.
+"""Value checks: the choices verl accepts, `???`, and types as verl's config declares them.
 
 Types come from the defaults of the version's generated trainer config: a key whose default is
-an int, a float or a bool must get one. verl's dataclass sections refuse anything else when they
-are built (OmegaConf: "Value 'four' could not be converted to Integer"), and plain sections pass
-text on to arithmetic that fails (`%` on a str in validate_config).
+an int, a float or a bool should get one. verl does not convert them (Hydra composes plain
+YAML, and verl/utils/config.py omega_conf_to_dataclass builds dataclasses with
+hydra.utils.instantiate(_convert_="partial"), 0.6-0.9), so a wrong type fails only where the
+value is used, or never (a bool given "maybe" is simply true): a warning. Text in the keys
+verl's own start-up arithmetic uses is reported by the arithmetic check, where verl fails.
 """
 
 from __future__ import annotations
 
 from .. import versions as vv
+from .arithmetic import ARITHMETIC_KEYS
 from .model import Issue, Override
 
 TYPE_CHECKING = False
@@ -110,13 +113,12 @@ def check_values(config: Config, version: str, overrides: tuple[Override, ...]) 
         if not o.has_value or o.op == "~" or config.set_by.get(o.key) is not o:
             continue  # deleted, or set again later: only the value verl ends up with counts
         if o.value == "???":
-            issues.append(_missing(o))
-            continue
+            continue  # check_missing
         value = config.get(o.key)
         if value is UNKNOWN or (isinstance(value, str) and "$" in value):
             continue
         problem = _type_problem(base.get(o.key), value)
-        if problem:
+        if problem and o.key not in ARITHMETIC_KEYS:
             issues.append(
                 Issue(
                     code="CFG014",
@@ -126,6 +128,7 @@ def check_values(config: Config, version: str, overrides: tuple[Override, ...]) 
                     cites=(CITE_TYPES,),
                     source=o.source,
                     line=o.line,
+                    certain=False,
                 )
             )
             continue
@@ -140,6 +143,16 @@ def check_values(config: Config, version: str, overrides: tuple[Override, ...]) 
     return issues
 
 
+def check_missing(config: Config) -> list[Issue]:
+    """`???` left in the values verl ends up with: OmegaConf raises MissingMandatoryValue on
+    the first read, before any arithmetic."""
+    return [
+        _missing(o)
+        for key, o in config.set_by.items()
+        if o.value == "???" and config.values.get(key) == "???"
+    ]
+
+
 def _type_problem(default: object, value: object) -> tuple[str, str, str] | None:
     """(what the key takes, why the value is not it, a corrected value or "")."""
     if value is None or isinstance(default, str) or default is None:
@@ -149,7 +162,7 @@ def _type_problem(default: object, value: object) -> tuple[str, str, str] | None
             return None
         if isinstance(value, str) and value.lower() in _BOOL_TEXT:
             return None
-        return "True or False", "it could not be converted to Boolean", ""
+        return "True or False", "verl reads any non-empty text as true", ""
     if isinstance(default, int):
         if isinstance(value, bool):
             return None
@@ -158,7 +171,7 @@ def _type_problem(default: object, value: object) -> tuple[str, str, str] | None
         if isinstance(value, str) and value.strip().lstrip("+-").isdigit():
             return None
         fix = str(round(value)) if isinstance(value, float) else _number_word(value)
-        return "a whole number", "it could not be converted to Integer", fix
+        return "a whole number", "verl passes it on unconverted, to fail where it is used", fix
     if isinstance(default, float):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return None
@@ -168,7 +181,7 @@ def _type_problem(default: object, value: object) -> tuple[str, str, str] | None
                 return None
             except ValueError:
                 pass
-        return "a number", "it could not be converted to Float", _number_word(value)
+        return "a number", "verl passes it on unconverted, to fail where it is used", _number_word(value)
     return None
 
 
