@@ -1,7 +1,9 @@
-"""Does `verl-doctor check` agree with real verl? Run every case of tests/fixtures/check/cases.json
-through a CPU sandbox of verl and through `check`, and print the agreement table.
+"""Does `verl-doctor check` agree with real verl? Run every case of a case file
+(tests/fixtures/check/cases.json for verl 0.9.1, cases-0.5.0.json for 0.5.0) through a CPU
+sandbox of that verl and through `check`, and print the agreement table.
 
     python benchmarks/check_agreement.py --sandbox ~/.cache/verl-sandbox [--record] [--only NAME]
+    python benchmarks/check_agreement.py --sandbox ~/.cache/verl-sandbox-0.5.0 --spec cases-0.5.0.json
 
 The sandbox is a folder with `venv/` (verl installed), `base-args` (a working command line) and
 the model and data files that base-args names. verl's verdict for a case is the rule code that
@@ -10,8 +12,8 @@ validation to the GPU resource check (the sandbox has no GPU, so that is where a
 command stops). `check`'s verdict is the code of its first finding, or `pass`.
 
 With --record, verl's output (trimmed to its last lines, sandbox paths replaced by `{S}`) is
-written to tests/fixtures/check/verl/NAME.log and the verdicts to expected.json, which
-tests/test_check_agreement.py replays without verl.
+written to tests/fixtures/check/<logs>/NAME.log and the verdicts to <logs>/expected.json, which
+tests/test_check_agreement.py replays without verl. --from-logs judges recorded outputs again.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ def doctor() -> str:
     return str(here) if here.exists() else "verl-doctor"
 
 
-def case_args(case: dict[str, Any], sandbox: str) -> list[str]:
-    base = (FIXTURES / "base-args").read_text().split()
+def case_args(case: dict[str, Any], sandbox: str, base_file: str = "base-args") -> list[str]:
+    base = (FIXTURES / base_file).read_text().split()
     args = [str(a) for a in case.get("before", [])] + base + [str(a) for a in case["args"]]
     return [a.replace("{S}", sandbox).replace("{F}", str(FIXTURES / "files")) for a in args]
 
@@ -119,16 +121,19 @@ def main() -> int:
     p.add_argument("--only", action="append", default=[], help="run only this case (repeatable)")
     p.add_argument("--timeout", type=int, default=300, help="seconds per verl run")
     p.add_argument("--jobs", type=int, default=2, help="verl runs at once (each starts its own Ray)")
-    p.add_argument("--verl-version", default="0.9.1")
+    p.add_argument(
+        "--spec", default="cases.json", help="case file in tests/fixtures/check/ (one per verl version)"
+    )
     p.add_argument("--resume", action="store_true", help="with --record: skip cases already recorded")
     p.add_argument("--from-logs", action="store_true", help="judge the recorded outputs again, without verl")
     opts = p.parse_args()
     sandbox = str(Path(opts.sandbox).expanduser().resolve())
     python = str(Path(sandbox) / "venv" / "bin" / "python")
-    spec = json.loads((FIXTURES / "cases.json").read_text())
-    expected_path = FIXTURES / "expected.json"
+    spec = json.loads((FIXTURES / opts.spec).read_text())
+    version = spec["verl_version"]
+    expected_path = FIXTURES / spec["logs"] / "expected.json"
     expected = json.loads(expected_path.read_text()) if expected_path.exists() else {}
-    out_dir = FIXTURES / "verl"
+    out_dir = FIXTURES / spec["logs"]
     out_dir.mkdir(exist_ok=True)
     cases = [c for c in spec["cases"] if not opts.only or c["name"] in opts.only]
     if opts.resume or opts.from_logs:
@@ -136,7 +141,7 @@ def main() -> int:
         cases = recorded if opts.from_logs else [c for c in cases if c not in recorded]
 
     def one(case: dict[str, Any]) -> tuple[str, str, str, float]:
-        args = case_args(case, sandbox)
+        args = case_args(case, sandbox, spec["base_args"])
         started = time.monotonic()
         if opts.from_logs:
             log_text = (out_dir / f"{case['name']}.log").read_text()
@@ -144,7 +149,7 @@ def main() -> int:
             log_text = trim(run_verl(python, spec["entry"], args, opts.timeout), sandbox)
         seconds = time.monotonic() - started
         verl = explain_code(log_text)
-        mine = check_code(args, spec["entry"], opts.verl_version)
+        mine = check_code(args, spec["entry"], version)
         if opts.record and not opts.from_logs:
             (out_dir / f"{case['name']}.log").write_text(log_text)
         print(
@@ -159,7 +164,7 @@ def main() -> int:
     agree = sum(verl == mine for _, verl, mine, _ in rows)
     if opts.record:
         for name, verl, _, _ in rows:
-            expected[name] = {"verl": verl, "verl_version": opts.verl_version}
+            expected[name] = {"verl": verl, "verl_version": version}
         expected_path.write_text(json.dumps(expected, indent=1, sort_keys=True) + "\n")
     print(f"\n{agree}/{len(rows)} agree")
     print("\n| case | override | verl | check |\n|---|---|---|---|")

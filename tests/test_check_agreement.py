@@ -22,9 +22,17 @@ from verl_doctor.engine import Session
 from verl_doctor.sources import open_path
 
 FIX = Path(__file__).with_name("fixtures") / "check"
-SPEC = json.loads((FIX / "cases.json").read_text())
-RECORDED = [c for c in SPEC["cases"] if (FIX / "verl" / f"{c['name']}.log").exists()]
+SPECS = [json.loads(p.read_text()) for p in sorted(FIX.glob("cases*.json"))]
+RECORDED = [
+    (spec, case)
+    for spec in SPECS
+    for case in spec["cases"]
+    if (FIX / spec["logs"] / f"{case['name']}.log").exists()
+]
 GPU_CHECK = "CFG003"
+# Cases where verl fails but `explain` cannot name the failure in verl's output: check names the
+# code the failure belongs to. Listed so that the day explain learns it, this test says so.
+EXPLAIN_GAPS: dict[tuple[str, str], str] = {}
 
 
 @pytest.fixture(scope="module")
@@ -39,26 +47,27 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def verl_verdict(name: str, catalog: Catalog) -> str:
+def verl_verdict(spec: dict[str, str], name: str, catalog: Catalog) -> str:
     session = Session(catalog, "en")
-    source = open_path(str(FIX / "verl" / f"{name}.log"))
+    source = open_path(str(FIX / spec["logs"] / f"{name}.log"))
     try:
         session.read(source)
     finally:
         source.close()
     report = session.report()
     roots = [f.rule for f in report.findings if not f.symptom] or [f.rule for f in report.findings]
-    assert roots, f"explain names nothing in verl's output for {name}"
+    if not roots:
+        return "none"
     return "pass" if roots[0] == GPU_CHECK else roots[0]
 
 
-def check_verdict(case: dict[str, object], sandbox: Path) -> str:
-    base = (FIX / "base-args").read_text().split()
+def check_verdict(spec: dict[str, str], case: dict[str, object], sandbox: Path) -> str:
+    base = (FIX / spec["base_args"]).read_text().split()
     args = [
         str(a).replace("{S}", str(sandbox)).replace("{F}", str(FIX / "files"))
         for a in list(case.get("before", [])) + base + list(case["args"])  # type: ignore[attr-defined, call-overload]
     ]
-    report, code = check(["python3", "-m", SPEC["entry"], *args], verl_version="0.9.1")
+    report, code = check(["python3", "-m", spec["entry"], *args], verl_version=spec["verl_version"])
     certain = [f.rule for f in report.findings if f.confidence == "high"]
     assert (code == 1) == bool(certain)
     return certain[0] if certain else "pass"
@@ -66,15 +75,26 @@ def check_verdict(case: dict[str, object], sandbox: Path) -> str:
 
 def test_enough_cases_recorded() -> None:
     assert len(RECORDED) >= 60
-    verdicts = json.loads((FIX / "expected.json").read_text())
-    kinds = {v["verl"] for v in verdicts.values()}
-    assert {"pass", "CFG004", "CFG005", "CFG014", "CFG016"} <= kinds
+    kinds = set()
+    for spec in SPECS:
+        verdicts = json.loads((FIX / spec["logs"] / "expected.json").read_text())
+        kinds |= {v["verl"] for v in verdicts.values()}
+    assert {"pass", "CFG004", "CFG005", "CFG008", "CFG013", "CFG014", "CFG016", "CFG017"} <= kinds
 
 
-@pytest.mark.parametrize("case", RECORDED, ids=[c["name"] for c in RECORDED])
-def test_check_agrees_with_verl(case: dict[str, object], sandbox: Path, catalog: Catalog) -> None:
+@pytest.mark.parametrize(
+    ("spec", "case"), RECORDED, ids=[f"{s['verl_version']}-{c['name']}" for s, c in RECORDED]
+)
+def test_check_agrees_with_verl(
+    spec: dict[str, str], case: dict[str, object], sandbox: Path, catalog: Catalog
+) -> None:
     name = str(case["name"])
-    verl = verl_verdict(name, catalog)
-    recorded = json.loads((FIX / "expected.json").read_text())[name]["verl"]
+    verl = verl_verdict(spec, name, catalog)
+    recorded = json.loads((FIX / spec["logs"] / "expected.json").read_text())[name]["verl"]
     assert verl == recorded, "explain reads verl's output differently from when it was recorded"
-    assert check_verdict(case, sandbox) == verl
+    mine = check_verdict(spec, case, sandbox)
+    gap = EXPLAIN_GAPS.get((spec["verl_version"], name))
+    if gap:
+        assert (verl, mine) == ("none", gap)
+    else:
+        assert mine == verl

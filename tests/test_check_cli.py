@@ -247,3 +247,25 @@ def test_repeated_checks_are_cheap(base: list[str]) -> None:
     for _ in range(5):
         check([*PPO, *base], verl_version="0.9.1")
     assert (time.process_time() - started) / 5 < 0.2
+
+
+def test_here_compares_gpus_with_this_machine(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    smi = bin_dir / "nvidia-smi"
+    smi.write_text(
+        "#!/bin/sh\necho '0, NVIDIA H100 80GB HBM3, 81559'\necho '1, NVIDIA H100 80GB HBM3, 81559'\n"
+    )
+    smi.chmod(0o755)
+    path = f"{bin_dir}:/usr/bin:/bin"
+    args = ["check", "-f", "json", "--here", "--verl-version", "0.9.1", "--", *PPO, *base]
+    proc = run_cli([*args, "trainer.n_gpus_per_node=8"], env={"PATH": path})
+    out = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert out["findings"][0]["rule"] == "CFG003"
+    assert out["findings"][0]["fixes"][0]["commands"] == ["trainer.n_gpus_per_node=2"]
+    proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path})
+    assert proc.returncode == 0, proc.stdout
+    assert "NVIDIA H100" in " ".join(json.loads(proc.stdout)["notes"])
+    proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path, "CUDA_VISIBLE_DEVICES": "1"})
+    assert proc.returncode == 1

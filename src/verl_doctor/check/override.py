@@ -31,6 +31,10 @@ def parse_override(text: str, source: str = "command", line: int = 0) -> Overrid
     """The override, or the CFG016 issue Hydra's parser would raise for it."""
     try:
         return _parse(text, source, line)
+    except RecursionError:
+        return Issue(
+            "CFG016", text, "the value nests brackets too deeply to read", (), (CITE_GRAMMAR,), source, line
+        )
     except OverrideSyntaxError as exc:
         return Issue(
             code="CFG016",
