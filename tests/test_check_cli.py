@@ -269,3 +269,16 @@ def test_here_compares_gpus_with_this_machine(run_cli, tmp_path: Path, base: lis
     assert "NVIDIA H100" in " ".join(json.loads(proc.stdout)["notes"])
     proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path, "CUDA_VISIBLE_DEVICES": "1"})
     assert proc.returncode == 1
+
+
+def test_other_entry_points_get_their_own_keys() -> None:
+    report, code = check(
+        ["python3", "-m", "verl.trainer.main_eval", "data.path=x.parquet", "data.response_keys=responses"],
+        verl_version="0.9.1",
+    )
+    assert (code, report.findings[0].rule) == (1, "CFG005")
+    assert report.findings[0].fixes[0].commands == ("data.response_key=responses",)
+    report, code = check(
+        ["torchrun", "-m", "verl.trainer.sft_trainer", "whatever.key=1"], verl_version="0.9.1"
+    )
+    assert code == 0 and any("only override syntax" in n for n in report.notes)

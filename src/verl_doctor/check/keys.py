@@ -138,3 +138,43 @@ def _contiguous(versions: list[str]) -> bool:
     order = list(hydra_keys.VERSIONS)
     idx = [order.index(v) for v in versions]
     return idx == list(range(idx[0], idx[0] + len(idx)))
+
+
+def check_plain_keys(overrides: tuple[Override, ...], keys: frozenset[str], label: str) -> list[Issue]:
+    """Key checks for an entry point whose config is one plain YAML file (main_eval, and
+    main_generation / fsdp_sft_trainer where the release ships them): Hydra's struct rules
+    against that file's keys, with a did-you-mean among them."""
+    import difflib
+
+    issues: list[Issue] = []
+    present = set(keys)
+    for o in overrides:
+        if o.key.startswith("hydra.") or "/" in o.key or "@" in o.key:
+            continue
+        if o.op == "~":
+            if o.key not in present:
+                issues.append(delete_missing(o))
+            continue
+        if o.op == "+" and o.key in present:
+            issues.append(append_existing(o))
+            continue
+        if o.op == "" and o.key not in present:
+            near = difflib.get_close_matches(o.key, sorted(present), n=2, cutoff=0.75)
+            why = f"the {label} config has no key `{o.key}`, so Hydra refuses the override"
+            if near:
+                why += "; did you mean " + " or ".join(f"`{k}`" for k in near) + "?"
+            issues.append(
+                Issue(
+                    code="CFG005",
+                    override=o.text,
+                    why=why,
+                    fix=tuple(f"{k}={_value(o)}" for k in near),
+                    cites=(CITE_STRUCT,),
+                    source=o.source,
+                    line=o.line,
+                )
+            )
+            continue
+        parts = o.key.split(".")
+        present.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return issues

@@ -5,10 +5,12 @@ TaskRunner opens (model, reward and dataset modules, data files), then the machi
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from . import parse
 from .arithmetic import check_arithmetic, need_critic
 from .config import build, check_interpolations
+from .keys import check_plain_keys
 from .limits import check_limits
 from .model import Invocation, Issue, Override
 from .paths import check_paths, model_config
@@ -40,7 +42,12 @@ def check_invocation(
     if issues:
         return Checked(inv, issues, notes)  # Hydra stops at the parser; nothing else runs
     if inv.entry not in PPO_ENTRIES:
-        notes.append(f"{inv.entry}: only override syntax is checked (key lists cover the PPO trainer)")
+        plain = _plain_config_keys(inv.entry, key_version)
+        if plain is None:
+            notes.append(f"{inv.entry}: only override syntax is checked (its config keys are not known here)")
+        else:
+            issues += check_plain_keys(inv.overrides, plain[1], plain[0])
+            notes.append(f"{inv.entry}: override syntax and the keys of {plain[0]}.yaml are checked")
         return Checked(inv, issues, notes)
     name = inv.config_name or "ppo_trainer"
     megatron = "megatron" in name
@@ -64,6 +71,25 @@ def check_invocation(
         issues += machine_issues
         notes.append("this machine: " + ", ".join(f"{k} {v}" for k, v in seen.items()))
     return Checked(inv, issues, notes)
+
+
+# Entry points whose config is one plain YAML file in the release (data/entry_keys/).
+PLAIN_CONFIGS = {
+    "verl.trainer.main_eval": "evaluation",
+    "verl.trainer.main_generation": "generation",
+    "verl.trainer.fsdp_sft_trainer": "sft_trainer",
+}
+
+
+def _plain_config_keys(entry: str, key_version: str) -> tuple[str, frozenset[str]] | None:
+    name = PLAIN_CONFIGS.get(entry)
+    if name is None:
+        return None
+    path = Path(__file__).resolve().parent.parent / "data" / "entry_keys" / f"{name}-{key_version}.txt"
+    try:
+        return name, frozenset(path.read_text(encoding="utf-8").split())
+    except OSError:
+        return None
 
 
 def _user_config(inv: Invocation, base: str, notes: list[str]) -> tuple[Override, ...]:
