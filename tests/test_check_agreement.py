@@ -40,6 +40,15 @@ EXPLAIN_GAPS: dict[tuple[str, str], str] = {
     # ppo_mini_batch_size`, an AssertionError without a message.
     ("0.5.0", "batch-train-lt-mini"): "CFG004",
 }
+# Failures verl meets only after its GPU check, which the CPU sandbox cannot pass: verl "passes"
+# there, and check names the failure the run meets on GPUs (the source line says where).
+BEYOND_REACH: dict[tuple[str, str], str] = {
+    # verl/experimental/reward_loop/reward_loop.py (0.8-0.9) loads the reward function in the
+    # reward-loop workers, after the resource pools are created.
+    ("0.9.1", "custom-reward-syntax-error"): "CFG008",
+    ("0.9.1", "custom-reward-missing-file"): "CFG008",
+    ("0.9.1", "custom-reward-missing-function"): "CFG008",
+}
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +110,10 @@ def test_check_agrees_with_verl(
     assert verl == recorded, "explain reads verl's output differently from when it was recorded"
     mine = check_verdict(spec, case, sandbox)
     gap = EXPLAIN_GAPS.get((spec["verl_version"], name))
+    late = BEYOND_REACH.get((spec["verl_version"], name))
     if gap:
         assert (verl, mine) == ("none", gap)
+    elif late:
+        assert (verl, mine) == ("pass", late)
     else:
         assert mine == verl

@@ -198,14 +198,24 @@ def check_agent_loop_config(config: Config, base: str) -> list[Issue]:
     return [replace(issue, certain=False)]
 
 
-def check_paths(config: Config, base: str, critic: bool) -> list[Issue]:
+# verl 0.5-0.7 load the reward function in the TaskRunner (verl/trainer/main_ppo.py
+# load_reward_manager), before the GPUs are allocated; 0.8-0.9 in the reward-loop workers
+# (verl/experimental/reward_loop/reward_loop.py), once the GPUs are taken and the models loaded.
+_LATE_REWARD = "; verl 0.8+ loads it in its reward-loop workers, so the run fails only after start-up"
+
+
+def check_paths(config: Config, base: str, critic: bool, verl_version: str = "0.9") -> list[Issue]:
     """In the order verl's TaskRunner meets them: model (tokenizer), reward function, datasets."""
+    from .. import versions
+
     issues = check_model(config, "actor_rollout_ref.model.path", base)
     if critic and config.get("critic.model.path") != config.get("actor_rollout_ref.model.path"):
         issues += check_model(config, "critic.model.path", base)
+    late = verl_version == "head" or bool(versions.satisfies(verl_version, ">=0.8"))
     for prefix in ("reward.custom_reward_function", "custom_reward_function"):
         if f"{prefix}.path" in config.values:
-            issues += check_module(config, f"{prefix}.path", f"{prefix}.name", base, "reward function")
+            found = check_module(config, f"{prefix}.path", f"{prefix}.name", base, "reward function")
+            issues += [replace(i, why=i.why + _LATE_REWARD) for i in found] if late else found
     if config.get("reward.reward_manager.source") == "importlib":
         issues += check_module(
             config,

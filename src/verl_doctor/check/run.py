@@ -62,7 +62,7 @@ def check_invocation(
     issues += check_missing(config)
     issues += check_arithmetic(config)
     issues += check_values(config, verl_version, extra + inv.overrides)
-    issues += check_paths(config, base, need_critic(config))
+    issues += check_paths(config, base, need_critic(config), verl_version)
     issues += check_limits(config, model_config(config, "actor_rollout_ref.model.path", base))
     if gpus is not False:
         from .machine import check_machine
