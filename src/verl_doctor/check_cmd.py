@@ -101,7 +101,7 @@ def check(
     from .catalog import load_catalog
     from .check import parse
     from .check.findings import to_report
-    from .check.model import Invocation, Override
+    from .check.model import COMMAND, Invocation, Override
     from .check.run import check_invocation
     from .check.version import choose
     from .i18n import choose_lang
@@ -134,7 +134,7 @@ def check(
                 invocations.append(parse.from_argv(command))
             except parse.NoCommand as exc:
                 raise UsageError(str(exc)) from None
-            sources.append("command")
+            sources.append(COMMAND)
     for path in scripts:
         found_here = parse.from_script(_read(path), path)
         if not found_here:

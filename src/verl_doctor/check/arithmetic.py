@@ -10,7 +10,7 @@ versions named on each):
 
 from __future__ import annotations
 
-from .model import Issue, Override
+from .model import COMMAND, Issue, Override
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,7 +70,7 @@ def _issue(
         why=why,
         fix=fix,
         cites=(cite,),
-        source=o.source if o else "command",
+        source=o.source if o else COMMAND,
         line=o.line if o else 0,
     )
 

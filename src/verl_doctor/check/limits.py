@@ -13,7 +13,7 @@ still fail here: these are warnings (`certain=False`).
 
 from __future__ import annotations
 
-from .model import Issue
+from .model import COMMAND, Issue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def _issue(config: Config, code: str, key: str, why: str, fix: tuple[str, ...], 
         why=why,
         fix=fix,
         cites=(cite,),
-        source=o.source if o else "command",
+        source=o.source if o else COMMAND,
         line=o.line if o else 0,
         certain=False,
     )

@@ -9,7 +9,7 @@ import os
 import shutil
 import subprocess
 
-from .model import Issue
+from .model import COMMAND, Issue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ def check_machine(
             f"(verl: Total available GPUs {len(gpus)} is less than total desired GPUs {per_node})",
             fix=fix,
             cites=(CITE_GPUS,),
-            source=o.source if o else "command",
+            source=o.source if o else COMMAND,
             line=o.line if o else 0,
         )
     ], seen

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from ..records import record
 
+# Where an override typed on the command line comes from (its "line" is its argument position).
+COMMAND = "<command>"
+
 
 @record(frozen=True)
 class Override:
@@ -47,6 +50,6 @@ class Issue:
     why: str
     fix: tuple[str, ...]
     cites: tuple[str, ...]
-    source: str = "command"
+    source: str = COMMAND
     line: int = 0
     certain: bool = True

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .model import Issue, Override
+from .model import COMMAND, Issue, Override
 
 # Hydra's lexer: ID = [a-zA-Z_$][\w$-]*, keys are IDs or digits joined by dots; config groups
 # use `/` and `@package`.
@@ -27,7 +27,7 @@ class OverrideSyntaxError(ValueError):
     """Why Hydra would refuse an override."""
 
 
-def parse_override(text: str, source: str = "command", line: int = 0) -> Override | Issue:
+def parse_override(text: str, source: str = COMMAND, line: int = 0) -> Override | Issue:
     """The override, or the CFG016 issue Hydra's parser would raise for it."""
     try:
         return _parse(text, source, line)

@@ -8,7 +8,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from .model import Invocation, Issue, Override
+from .model import COMMAND, Invocation, Issue, Override
 from .override import CITE_GRAMMAR, parse_override
 
 # verl's entry modules, and the config each loads by default (its @hydra.main config_name).
@@ -59,7 +59,7 @@ class NoCommand(ValueError):
     """The text holds no verl command."""
 
 
-def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> Invocation:
+def from_argv(argv: Sequence[str], source: str = COMMAND, line: int = 0) -> Invocation:
     """The verl invocation in one command line (env assignments, `python3 -m`, torchrun or
     `ray job submit --` before it are skipped)."""
     args = list(argv)
@@ -86,7 +86,7 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
         if arg.startswith("-"):
             flag, eq, value = arg.partition("=")
             if flag not in _HYDRA_FLAGS:
-                errors.append(_unknown_flag(arg, source, line if source != "command" else index + 1 + i))
+                errors.append(_unknown_flag(arg, source, line if source != COMMAND else index + 1 + i))
                 continue
             if _HYDRA_FLAGS[flag] and not eq:
                 value = rest[i] if i < len(rest) else ""
@@ -103,7 +103,7 @@ def from_argv(argv: Sequence[str], source: str = "command", line: int = 0) -> In
                 multirun = True
             continue
         # In a command the "line" is the argument's position; in a script, the script line.
-        where = line if source != "command" else index + 1 + i
+        where = line if source != COMMAND else index + 1 + i
         run_started = True
         if run_ended:
             if not stray:

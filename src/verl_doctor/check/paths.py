@@ -22,7 +22,7 @@ import os
 import re
 
 from ..records import replace
-from .model import Issue, Override
+from .model import COMMAND, Issue, Override
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def _issue(config: Config, code: str, key: str, why: str, fix: tuple[str, ...], 
         why=why,
         fix=fix,
         cites=(cite,),
-        source=o.source if o else "command",
+        source=o.source if o else COMMAND,
         line=o.line if o else 0,
     )
 

@@ -23,7 +23,7 @@ def render(report: Report) -> str:
     for f in report.findings[:MAX_ANNOTATIONS]:
         level = "warning" if f.symptom else "error"
         props = [f"title={escape_property(f'{f.rule} {f.name}')}"]
-        if f.source and f.source not in ("<stdin>", "<text>"):
+        if f.source and f.source not in ("<stdin>", "<text>", "<command>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
             props.append(f"line={f.first_line}")
         steps = "\n".join(
