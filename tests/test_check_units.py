@@ -96,3 +96,19 @@ def test_installed_verl_read_without_importing_it(tmp_path: Path) -> None:
         env={"PYTHONPATH": str(tmp_path), "PATH": "/usr/bin:/bin"},
     )
     assert out.stdout.strip() == "('0.6.1', 'installed', '0.6.0')", out.stderr
+
+
+def test_sweeps_need_multirun() -> None:
+    plain = from_argv(["python3", "-m", "verl.trainer.main_ppo", "trainer.logger=console,wandb"])
+    assert [e.code for e in plain.syntax_errors] == ["CFG016"]
+    swept = from_argv(
+        ["python3", "-m", "verl.trainer.main_ppo", "--multirun", "trainer.logger=console,wandb"]
+    )
+    assert swept.syntax_errors == () and swept.multirun
+
+
+def test_flags_after_overrides_are_unrecognized() -> None:
+    inv = from_argv(["python3", "-m", "verl.trainer.main_ppo", "a.b=1", "--config-name=x", "c.d=2"])
+    assert [(e.code, e.override) for e in inv.syntax_errors] == [("CFG016", "c.d=2")]
+    inv = from_argv(["python3", "-m", "verl.trainer.main_ppo", "--config-name=x", "a.b=1", "c.d=2"])
+    assert inv.syntax_errors == ()

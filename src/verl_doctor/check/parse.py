@@ -115,6 +115,8 @@ def from_argv(argv: Sequence[str], source: str = COMMAND, line: int = 0) -> Invo
             errors.append(parsed)
         else:
             overrides.append(parsed)
+    if multirun:  # with --multirun a comma-separated value is a sweep, not a mistake
+        errors = [e for e in errors if "makes a sweep" not in e.why]
     return Invocation(
         entry=entry,
         overrides=tuple(overrides),

@@ -123,7 +123,7 @@ def check_values(config: Config, version: str, overrides: tuple[Override, ...]) 
                 Issue(
                     code="CFG014",
                     override=o.text,
-                    why=f"`{o.key}` takes {problem[0]}, and `{_shown(value)}` is not one ({problem[1]})",
+                    why=f"`{o.key}` takes {problem[0]}, and `{value}` is not one ({problem[1]})",
                     fix=(f"{o.key}={problem[2]}",) if problem[2] else (),
                     cites=(CITE_TYPES,),
                     source=o.source,
@@ -192,12 +192,6 @@ _WORDS = {
 
 def _number_word(value: object) -> str:
     return _WORDS.get(str(value).lower(), "")
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, bool):
-        return str(value)
-    return str(value)
 
 
 def _bad_choice(o: Override, bad: str, allowed: tuple[str, ...], cite: str) -> Issue:
