@@ -9,7 +9,8 @@ The sandbox is a folder with `venv/` (verl installed), `base-args` (a working co
 the model and data files that base-args names. verl's verdict for a case is the rule code that
 `verl-doctor explain` names on verl's output, or `pass` when verl got past its config
 validation to the GPU resource check (the sandbox has no GPU, so that is where a correct
-command stops). `check`'s verdict is the code of its first finding, or `pass`.
+command stops). `check`'s verdict is the code of its first certain finding (warnings do not
+reject a command), or `pass`.
 
 With --record, verl's output (trimmed to its last lines, sandbox paths replaced by `{S}`) is
 written to tests/fixtures/check/<logs>/NAME.log and the verdicts to <logs>/expected.json, which
@@ -85,7 +86,9 @@ def check_code(args: list[str], entry: str, version: str) -> str:
         findings = json.loads(proc.stdout)["findings"]
     except (ValueError, KeyError):
         return f"error(rc={proc.returncode})"
-    return str(findings[0]["rule"]) if findings else "pass"
+    # Warnings (confidence medium: may fail once workers run) do not reject a command.
+    certain = [f["rule"] for f in findings if f["confidence"] == "high"]
+    return str(certain[0]) if certain else "pass"
 
 
 def run_verl(python: str, entry: str, args: list[str], timeout: int) -> str:

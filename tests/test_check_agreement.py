@@ -56,6 +56,10 @@ BEYOND_REACH: dict[tuple[str, str], str] = {
     ("0.9.1", "custom-reward-syntax-error"): "CFG008",
     ("0.9.1", "custom-reward-missing-file"): "CFG008",
     ("0.9.1", "custom-reward-missing-function"): "CFG008",
+    # verl/workers/config/rollout.py RolloutConfig.__post_init__ ("Rollout mode 'sync' has been
+    # removed") runs when the agent-loop workers build the rollout config
+    # (verl/experimental/agent_loop/agent_loop.py, omega_conf_to_dataclass(rollout_config)).
+    ("0.9.1", "value-rollout-mode-sync"): "CFG014",
 }
 
 
