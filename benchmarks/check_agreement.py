@@ -24,9 +24,11 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -96,12 +98,15 @@ def run_verl(python: str, entry: str, args: list[str], timeout: int) -> str:
     group (the driver and the Ray processes it started) is killed, so that cases running side
     by side do not stop each other's Ray clusters."""
     env = dict(os.environ, HYDRA_FULL_ERROR="0", PYTHONUNBUFFERED="1")
+    # Hydra writes outputs/ into the working directory: keep it out of this checkout.
+    work = tempfile.mkdtemp(prefix="verl-case-")
     proc = subprocess.Popen(
         [python, "-m", entry, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         env=env,
+        cwd=work,
         start_new_session=True,
     )
     try:
@@ -110,6 +115,7 @@ def run_verl(python: str, entry: str, args: list[str], timeout: int) -> str:
         os.killpg(proc.pid, signal.SIGKILL)
         output, _ = proc.communicate()
         output += "\n[timed out]\n"
+    shutil.rmtree(work, ignore_errors=True)
     return output
 
 
