@@ -60,6 +60,12 @@ BEYOND_REACH: dict[tuple[str, str], str] = {
     # removed") runs when the agent-loop workers build the rollout config
     # (verl/experimental/agent_loop/agent_loop.py, omega_conf_to_dataclass(rollout_config)).
     ("0.9.1", "value-rollout-mode-sync"): "CFG014",
+    # verl/trainer/ppo/ray_trainer.py RayPPOTrainer.fit creates Tracking (its supported_backend
+    # assertion) after init_workers has taken the GPUs.
+    ("0.9.1", "value-logger"): "CFG014",
+    # verl/trainer/ppo/ray_trainer.py compute_advantage -> core_algos.get_adv_estimator_fn, first
+    # called in the training loop.
+    ("0.9.1", "value-adv-estimator"): "CFG014",
 }
 
 
