@@ -1,5 +1,6 @@
-"""The typer app: `rules`, `env`, `run`, and `explain` (forwarded to explain_cmd, whose
-argparse parser is the single definition of its options). Glue only: the work is elsewhere."""
+"""The typer app: `rules`, `env`, `run`, and `explain` / `check` (forwarded to explain_cmd
+and check_cmd, whose argparse parsers are the single definition of their options).
+Glue only: the work is elsewhere."""
 
 from __future__ import annotations
 
@@ -42,6 +43,17 @@ def _root(
 def explain(ctx: typer.Context) -> None:
     """Explain a log: `verl-doctor explain train.log`, or pipe/paste it (see `explain --help`)."""
     from .explain_cmd import main
+
+    raise typer.Exit(main(list(ctx.args)))
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+def check(ctx: typer.Context) -> None:
+    """Check a verl command before launch: `verl-doctor check -- python3 -m verl.trainer.main_ppo ...`."""
+    from .check_cmd import main
 
     raise typer.Exit(main(list(ctx.args)))
 

@@ -29,6 +29,12 @@ def run(
     lang: str | None = typer.Option(None, "--lang", help="en or zh."),
     rules: list[str] = typer.Option([], "--rules", metavar="DIR", help="Extra rule folder (repeatable)."),
     no_redact: bool = typer.Option(False, "--no-redact", help="Show secrets unmasked in the diagnosis."),
+    check: bool = typer.Option(
+        False, "--check", help="Check the command first (as `verl-doctor check`); launch only if it passes."
+    ),
+    verl_version: str | None = typer.Option(
+        None, "--verl-version", metavar="V", help="With --check: the verl version to check against."
+    ),
 ) -> None:
     """Run a training command, pass its output through, announce known errors as they appear
     (on stderr), print the diagnosis when it ends, and exit with the command's exit code.
@@ -47,6 +53,10 @@ def run(
             "verl-doctor: run needs a command after --, e.g. verl-doctor run -- bash train.sh", err=True
         )
         raise typer.Exit(2)
+    if check:
+        code = _check_first(command, fmt.value, lang, verl_version, no_redact)
+        if code:
+            raise typer.Exit(code)
     catalog = load_catalog(extra_dirs=rules)
     for problem in catalog.problems:
         typer.echo(f"verl-doctor: warning: skipped broken rule: {problem}", err=True)
@@ -75,6 +85,32 @@ def redact(
     from .redact_cmd import main
 
     raise typer.Exit(main(files or [], output))
+
+
+def _check_first(
+    command: list[str], fmt: str, lang: str | None, verl_version: str | None, no_redact: bool
+) -> int:
+    """`run --check`: the check's report on stderr (stdout is the command's); 0 to launch, else
+    the exit code to stop with (1: verl would fail, 2: nothing to check)."""
+    import sys
+
+    from .check_cmd import UsageError, check
+    from .explain_cmd import Options, emit
+
+    try:
+        report, code = check(command, verl_version=verl_version, lang=lang)
+    except UsageError as exc:
+        typer.echo(f"verl-doctor: run --check: {exc}", err=True)
+        return 2
+    if report.findings or code:
+        emit(
+            report,
+            Options(format=fmt, lang=lang, no_redact=no_redact, color="never", no_step_summary=True),
+            sys.stderr,
+        )
+    if code:
+        typer.echo("verl-doctor: the check found problems verl would stop on; not launching", err=True)
+    return code
 
 
 class EnvFmt(str, Enum):

@@ -1,8 +1,8 @@
 """The `verl-doctor` console script.
 
-`explain` (the command people run on every failure) goes straight to its argparse-based
-implementation, which keeps start-up to the interpreter, `regex` and the cached catalog;
-every other command loads the typer app. No Python traceback reaches the user: unexpected
+`explain` (the command people run on every failure) and `check` go straight to their
+argparse-based implementations, which keeps start-up to the interpreter, `regex` and the
+cached catalog; every other command loads the typer app. No Python traceback reaches the user: unexpected
 errors print one line (set VERL_DOCTOR_DEBUG=1 for the traceback) and exit 4.
 """
 
@@ -30,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from .explain_cmd import main as explain_main
 
             return explain_main(args[1:])
+        if args and args[0] == "check":
+            from .check_cmd import main as check_main
+
+            return check_main(args[1:])
         from .cli import run_app
 
         return run_app(args)

@@ -29,7 +29,7 @@ def render(report: Report) -> str:
         title = f"{f.rule} {f.name}" + (" (possibly)" if f.confidence == "low" else "")
         title += " (user rule)" if note else ""
         props = [f"title={escape_property(title)}"]
-        if f.source and f.source not in ("<stdin>", "<text>"):
+        if f.source and f.source not in ("<stdin>", "<text>", "<command>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
             props.append(f"line={f.first_line}")
         steps = "\n".join(

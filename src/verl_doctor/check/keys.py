@@ -1,0 +1,180 @@
+"""Key checks: an override of a key the config does not have, `+` on a key it has, `~` on a
+key it lacks, and a new key added to a section verl turns into a dataclass.
+
+Hydra composes verl's config in struct mode, so:
+  key=v    on a missing key: "Could not override 'key'. ... Key 'key' is not in struct"
+  +key=v   on an existing key: "Could not append to config. An item is already at 'key'"
+  ~key     on a missing key: "Could not delete from config. 'key' does not exist."
+(hydra/_internal/config_loader_impl.py `_apply_overrides_to_config`, Hydra 1.3; every verl
+release 0.4-0.9 composes its trainer config through @hydra.main.)
+verl then builds dataclasses from the sections that carry `_target_`
+(verl/utils/config.py `omega_conf_to_dataclass`, 0.5-0.9), which refuse fields they do not
+declare: a `+actor_rollout_ref.actor.foo=1` passes Hydra and fails there.
+"""
+
+from __future__ import annotations
+
+from .. import hydra_keys
+from .model import Issue, Override
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .config import Config
+
+CITE_STRUCT = "hydra/_internal/config_loader_impl.py _apply_overrides_to_config (Hydra 1.3, verl 0.4-0.9)"
+CITE_DATACLASS = "verl/utils/config.py omega_conf_to_dataclass (verl 0.5-0.9)"
+
+# Handbook namespaces that never existed in verl, and where their settings really live.
+_INVENTED = {
+    "rollout_config": "actor_rollout_ref.rollout",
+    "vllm_config": "actor_rollout_ref.rollout",
+    "actor_config": "actor_rollout_ref.actor",
+    "ref_config": "actor_rollout_ref.ref",
+    "model_config": "actor_rollout_ref.model",
+    "critic_config": "critic",
+    "reward_config": "reward",
+    "log_config": "trainer",
+    "data_config": "data",
+    "trainer_config": "trainer",
+}
+
+
+def _value(o: Override) -> str:
+    return o.value_text if o.has_value else "<value>"
+
+
+def unknown_key(o: Override, config: Config, into_dataclass: str | None = None) -> Issue:
+    key = o.key
+    head = key.split(".", 1)[0]
+    reasons: list[str] = []
+    if into_dataclass:
+        reasons.append(
+            f"`{into_dataclass}` becomes a verl dataclass, which has no field `{key.rpartition('.')[2]}`: "
+            "Hydra adds the key, then verl stops when it builds the section"
+        )
+    elif head in _INVENTED:
+        reasons.append(
+            f"`{head}` is not a verl config section (it appears in tutorials, never in verl); "
+            f"these settings live under `{_INVENTED[head]}`"
+        )
+    else:
+        reasons.append(
+            f"verl {_shown(config.version)} has no config key `{key}`, so Hydra refuses the override"
+        )
+    elsewhere = [v for v in hydra_keys.VERSIONS if v != config.version and key in hydra_keys.keys(v)]
+    if elsewhere and not into_dataclass:
+        reasons.append(f"the key exists in verl {_ranges(elsewhere)}: that version's config, not this one")
+    near = [k for k in hydra_keys.nearest(key, config.version) if k in config.keys and k != key]
+    fix = tuple(f"{k}={_value(o)}" for k in near[:2])
+    if not fix and not into_dataclass and _free_form_parent(key, config):
+        fix = (f"+{key}={_value(o)}",)
+        reasons.append("its parent is a free-form dict, where new keys are added with `+`")
+    if near:
+        reasons.append("did you mean " + " or ".join(f"`{k}`" for k in near[:2]) + "?")
+    return Issue(
+        code="CFG005",
+        override=o.text,
+        why="; ".join(reasons),
+        fix=fix,
+        cites=(CITE_DATACLASS,) if into_dataclass else (CITE_STRUCT,),
+        source=o.source,
+        line=o.line,
+    )
+
+
+def _free_form_parent(key: str, config: Config) -> bool:
+    from .config import is_dataclass_section
+
+    parent = key.rpartition(".")[0]
+    while parent and parent not in config.keys:
+        parent = parent.rpartition(".")[0]
+    if not parent:
+        return False
+    has_leaf_children = any(k.startswith(parent + ".") for k in config.values)
+    return not has_leaf_children and not is_dataclass_section(parent, frozenset(config.keys))
+
+
+def append_existing(o: Override) -> Issue:
+    return Issue(
+        code="CFG016",
+        override=o.text,
+        why=f"`+` appends a new key, and `{o.key}` already exists (Hydra: 'Could not append to config. "
+        f"An item is already at {o.key}'); set it without `+`, or force with `++`",
+        fix=(f"{o.key}={_value(o)}",),
+        cites=(CITE_STRUCT,),
+        source=o.source,
+        line=o.line,
+    )
+
+
+def delete_missing(o: Override) -> Issue:
+    return Issue(
+        code="CFG016",
+        override=o.text,
+        why=f"`~` deletes a key, and there is no `{o.key}` to delete (Hydra: 'Could not delete from config')",
+        fix=(),
+        cites=(CITE_STRUCT,),
+        source=o.source,
+        line=o.line,
+    )
+
+
+def _shown(version: str) -> str:
+    return "main" if version == "head" else version.removesuffix(".0") + ".x"
+
+
+def _ranges(versions: list[str]) -> str:
+    shown = [_shown(v) for v in versions]
+    return (
+        shown[0]
+        if len(shown) == 1
+        else f"{shown[0]}-{shown[-1]}"
+        if _contiguous(versions)
+        else ", ".join(shown)
+    )
+
+
+def _contiguous(versions: list[str]) -> bool:
+    order = list(hydra_keys.VERSIONS)
+    idx = [order.index(v) for v in versions]
+    return idx == list(range(idx[0], idx[0] + len(idx)))
+
+
+def check_plain_keys(overrides: tuple[Override, ...], keys: frozenset[str], label: str) -> list[Issue]:
+    """Key checks for an entry point whose config is one plain YAML file (main_eval, and
+    main_generation / fsdp_sft_trainer where the release ships them): Hydra's struct rules
+    against that file's keys, with a did-you-mean among them."""
+    import difflib
+
+    issues: list[Issue] = []
+    present = set(keys)
+    for o in overrides:
+        if o.key.startswith("hydra.") or "/" in o.key or "@" in o.key:
+            continue
+        if o.op == "~":
+            if o.key not in present:
+                issues.append(delete_missing(o))
+            continue
+        if o.op == "+" and o.key in present:
+            issues.append(append_existing(o))
+            continue
+        if o.op == "" and o.key not in present:
+            near = difflib.get_close_matches(o.key, sorted(present), n=2, cutoff=0.75)
+            why = f"the {label} config has no key `{o.key}`, so Hydra refuses the override"
+            if near:
+                why += "; did you mean " + " or ".join(f"`{k}`" for k in near) + "?"
+            issues.append(
+                Issue(
+                    code="CFG005",
+                    override=o.text,
+                    why=why,
+                    fix=tuple(f"{k}={_value(o)}" for k in near),
+                    cites=(CITE_STRUCT,),
+                    source=o.source,
+                    line=o.line,
+                )
+            )
+            continue
+        parts = o.key.split(".")
+        present.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return issues

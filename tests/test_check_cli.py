@@ -1,0 +1,284 @@
+"""`verl-doctor check` and `run --check` as a user runs them."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from verl_doctor.check_cmd import check
+
+FIX = Path(__file__).with_name("fixtures") / "check"
+PPO = ["python3", "-m", "verl.trainer.main_ppo"]
+
+
+@pytest.fixture
+def base(tmp_path: Path) -> list[str]:
+    """A correct command line whose model folder and data files exist."""
+    (tmp_path / "model").mkdir()
+    shutil.copy(FIX / "model-config.json", tmp_path / "model" / "config.json")
+    for name in ("train.parquet", "test.parquet"):
+        (tmp_path / name).write_bytes(b"PAR1")
+    text = (FIX / "base-args").read_text()
+    text = text.replace("{S}/tiny-qwen2", str(tmp_path / "model")).replace("{S}/data/gsm8k", str(tmp_path))
+    return text.split()
+
+
+def run_json(run_cli, args: list[str], cwd: Path | None = None) -> tuple[int, dict]:  # type: ignore[no-untyped-def]
+    proc = run_cli(["check", "--format", "json", "--verl-version", "0.9.1", *args], cwd=cwd)
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_correct_command_passes_and_names_the_version(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out = run_json(run_cli, ["--", *PPO, *base])
+    assert code == 0
+    assert out["findings"] == []
+    assert out["context"]["check"]["verl_version"] == "0.9.1"
+    assert out["context"]["check"]["commands"][0]["passes"] is True
+    text = run_cli(["check", "--verl-version", "0.9.1", "--", *PPO, *base]).stdout.decode()
+    assert "checked against verl 0.9.1" in text
+
+
+def test_finding_carries_override_reason_and_correction(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out = run_json(run_cli, ["--", *PPO, *base, "actor_rollout_ref.actor.ppo_mini_batchsize=4"])
+    assert code == 1
+    (finding,) = out["findings"]
+    assert finding["rule"] == "CFG005"
+    assert finding["evidence"][0]["text"] == "actor_rollout_ref.actor.ppo_mini_batchsize=4"
+    assert "actor_rollout_ref.actor.ppo_mini_batch_size=4" in finding["fixes"][0]["commands"]
+    assert any("config_loader_impl" in r for r in finding["references"])
+
+
+def test_key_moved_between_versions_is_named(base: list[str]) -> None:
+    report, code = check([*PPO, *base, "ray_init.num_cpus=8"], verl_version="0.9.1")
+    assert code == 1
+    assert "0.5.x" in report.findings[0].cause
+    assert report.findings[0].fixes[0].commands == ("ray_kwargs.ray_init.num_cpus=8",)
+    # ...and in 0.5 that key is the right one.
+    report, code = check(
+        [*PPO, *[a for a in base if "ray_kwargs" not in a], "ray_init.num_cpus=8"], verl_version="0.5.0"
+    )
+    assert [f.rule for f in report.findings if f.rule == "CFG005"] == []
+
+
+@pytest.mark.parametrize(
+    ("override", "code"),
+    [
+        ("data.train_batch_size=2", "CFG004"),
+        ("trainer.n_gpus_per_node=3", "CFG004"),
+        ("actor_rollout_ref.rollout.log_prob_micro_batch_size=2", "CFG004"),
+        ("actor_rollout_ref.actor.loss_agg_mode=token-avg", "CFG014"),
+        ("actor_rollout_ref.actor.ppo_mini_batch_size=four", "CFG014"),
+        ("trainer.nnodes=1.5", "CFG004"),
+        ("trainer.logger=[console,wandbb]", "CFG014"),
+        ("trainer.logger=console,wandb", "CFG016"),
+        ("+data.train_batch_size=8", "CFG016"),
+        ("trainer.n_gpus_per_node=???", "CFG011"),
+        ("data.train_files=/nonexistent/x.parquet", "CFG013"),
+        ("actor_rollout_ref.model.path=/nonexistent/model", "CFG017"),
+        ("+actor_rollout_ref.actor.not_a_field=1", "CFG005"),
+    ],
+)
+def test_each_kind_of_mistake(base: list[str], override: str, code: str) -> None:
+    report, exit_code = check([*PPO, *base, override], verl_version="0.9.1")
+    assert exit_code == 1
+    assert report.findings[0].rule == code
+    assert report.findings[0].evidence[0].text == override
+
+
+def test_megatron_parallel_sizes_against_gpus(base: list[str]) -> None:
+    cmd = [*PPO, "--config-name=ppo_megatron_trainer", *base]
+    report, code = check(
+        [*cmd, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"], verl_version="0.9.1"
+    )
+    assert (code, report.findings[0].rule) == (1, "CFG010")
+    report, code = check(
+        [*cmd, "trainer.n_gpus_per_node=2", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"],
+        verl_version="0.9.1",
+    )
+    assert code == 0, [f.cause for f in report.findings]
+
+
+def test_types_verl_does_not_enforce_are_warnings(base: list[str]) -> None:
+    report, code = check([*PPO, *base, "actor_rollout_ref.actor.use_dynamic_bsz=maybe"], verl_version="0.9.1")
+    assert code == 0
+    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
+
+
+def test_model_limits_are_warnings(base: list[str]) -> None:
+    report, code = check([*PPO, *base, "data.max_response_length=4000"], verl_version="0.9.1")
+    assert code == 0  # verl's own start-up checks pass; the rollout engine refuses it later
+    assert [(f.rule, f.confidence) for f in report.findings] == [("FLOW003", "medium")]
+    assert "2048" in report.findings[0].cause
+    _, strict = check([*PPO, *base, "data.max_response_length=4000"], verl_version="0.9.1", strict=True)
+    assert strict == 1
+
+
+def test_custom_module_is_parsed_not_imported(tmp_path: Path, base: list[str]) -> None:
+    marker = tmp_path / "imported"
+    reward = tmp_path / "reward.py"
+    reward.write_text(
+        f"open({str(marker)!r}, 'w').close()\n\ndef score(data_source, solution_str, ground_truth):\n    return 0\n"
+    )
+    report, code = check(
+        [
+            *PPO,
+            *base,
+            f"reward.custom_reward_function.path={reward}",
+            "reward.custom_reward_function.name=compute_score",
+        ],
+        verl_version="0.9.1",
+    )
+    assert not marker.exists()
+    assert (code, report.findings[0].rule) == (1, "CFG008")
+    assert report.findings[0].fixes[0].commands == ("reward.custom_reward_function.name=score",)
+
+
+def test_script_variables_resolved_with_lines(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "run_grpo.sh"
+    rest = " \\\n    ".join(a for a in base if not a.startswith("data.train_batch_size"))
+    script.write_text(
+        "#!/bin/bash\nset -x\nBATCH=6\nGPUS=${GPUS:-4}\n"
+        f"python3 -m verl.trainer.main_ppo \\\n    data.train_batch_size=$BATCH \\\n    {rest} \\\n"
+        "    trainer.n_gpus_per_node=$GPUS \\\n    actor_rollout_ref.actor.ppo_mini_batch_size=2 $@\n"
+    )
+    code, out = run_json(run_cli, [str(script)])
+    assert code == 1
+    finding = out["findings"][0]
+    assert finding["rule"] == "CFG004"
+    assert "real_train_batch_size" in finding["cause"] and "(4," in finding["cause"]
+    assert finding["source"] == str(script) and finding["first_line"] == 5
+
+
+def test_config_file(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    cfg = tmp_path / "my_ppo.yaml"
+    cfg.write_text(
+        "defaults:\n  - ppo_trainer\n  - _self_\ndata:\n  train_batch_size: 8\n  max_prompt_lenght: 512\n"
+    )
+    code, out = run_json(run_cli, ["--config", str(cfg), "--", *PPO, *base])
+    assert code == 1
+    finding = out["findings"][0]
+    assert (finding["rule"], finding["source"], finding["first_line"]) == ("CFG005", str(cfg), 6)
+    assert "data.max_prompt_length=512" in finding["fixes"][0]["commands"]
+
+
+def test_secrets_in_the_command_are_redacted(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    secret = "hf_" + "a1B2c3D4e5F6g7H8i9J0kLmNoP"
+    args = [
+        "--",
+        *PPO,
+        *base,
+        f"+ray_kwargs.ray_init.runtime_env.env_vars.HF_TOKEN={secret}",
+        "trainer.nnodes=abc",
+    ]
+    for fmt in ("json", "text", "markdown", "github"):
+        proc = run_cli(["check", "-f", fmt, "--verl-version", "0.9.1", *args])
+        assert proc.returncode == 1
+        assert secret not in proc.stdout.decode()
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "github"])
+def test_other_formats(run_cli, base: list[str], fmt: str) -> None:  # type: ignore[no-untyped-def]
+    proc = run_cli(["check", "-f", fmt, "--verl-version", "0.9.1", "--", *PPO, *base, "data.train_batch=8"])
+    assert proc.returncode == 1
+    assert "CFG005" in proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "needs a command"),
+        (["--", "ls", "-la"], "no verl entry point"),
+        (["missing.sh"], "cannot read missing.sh"),
+        (["--format", "xml", "--", *PPO], "invalid choice"),
+    ],
+)
+def test_usage_errors_are_one_line(run_cli, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
+    proc = run_cli(["check", *args])
+    err = proc.stderr.decode()
+    assert proc.returncode == 2
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_fast_and_light(tmp_path: Path, base: list[str]) -> None:
+    code = (
+        "import sys, time\n"
+        "from verl_doctor.entry import main\n"
+        "t = time.process_time()\n"
+        f"rc = main(['check', '--verl-version', '0.9.1', '--', *{PPO + base!r}])\n"
+        "t = time.process_time() - t\n"
+        "heavy = sorted(m for m in ('torch', 'ray', 'hydra', 'omegaconf', 'verl', 'rich', 'typer') if m in sys.modules)\n"
+        "print(rc, t, heavy, file=sys.stderr)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path
+    )
+    rc, seconds, heavy = proc.stderr.strip().split(" ", 2)
+    assert rc == "0" and heavy == "[]"
+    # CPU time, so that a busy machine does not fail the test; typically ~0.1 s.
+    assert float(seconds) < 0.5
+
+
+def test_run_check_launches_only_what_passes(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    marker = tmp_path / "launched"
+    script = tmp_path / "train.sh"
+
+    def write(extra: str) -> None:
+        script.write_text(
+            f"touch {marker}\n: python3 -m verl.trainer.main_ppo {' '.join(base)} {extra}\nexit 0\n"
+        )
+
+    write("data.train_batch=8")
+    proc = run_cli(["run", "--check", "--verl-version", "0.9.1", "--", "bash", str(script)])
+    assert proc.returncode == 1 and not marker.exists()
+    assert "CFG005" in proc.stderr.decode() and "not launching" in proc.stderr.decode()
+    write("")
+    proc = run_cli(["run", "--check", "--verl-version", "0.9.1", "--", "bash", str(script)])
+    assert proc.returncode == 0 and marker.exists()
+
+
+def test_repeated_checks_are_cheap(base: list[str]) -> None:
+    started = time.process_time()
+    for _ in range(5):
+        check([*PPO, *base], verl_version="0.9.1")
+    assert (time.process_time() - started) / 5 < 0.2
+
+
+def test_here_compares_gpus_with_this_machine(run_cli, tmp_path: Path, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    smi = bin_dir / "nvidia-smi"
+    smi.write_text(
+        "#!/bin/sh\necho '0, NVIDIA H100 80GB HBM3, 81559'\necho '1, NVIDIA H100 80GB HBM3, 81559'\n"
+    )
+    smi.chmod(0o755)
+    path = f"{bin_dir}:/usr/bin:/bin"
+    args = ["check", "-f", "json", "--here", "--verl-version", "0.9.1", "--", *PPO, *base]
+    proc = run_cli([*args, "trainer.n_gpus_per_node=8"], env={"PATH": path})
+    out = json.loads(proc.stdout)
+    assert proc.returncode == 1
+    assert out["findings"][0]["rule"] == "CFG003"
+    assert out["findings"][0]["fixes"][0]["commands"] == ["trainer.n_gpus_per_node=2"]
+    proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path})
+    assert proc.returncode == 0, proc.stdout
+    assert "NVIDIA H100" in " ".join(json.loads(proc.stdout)["notes"])
+    proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path, "CUDA_VISIBLE_DEVICES": "1"})
+    assert proc.returncode == 1
+
+
+def test_other_entry_points_get_their_own_keys() -> None:
+    report, code = check(
+        ["python3", "-m", "verl.trainer.main_eval", "data.path=x.parquet", "data.response_keys=responses"],
+        verl_version="0.9.1",
+    )
+    assert (code, report.findings[0].rule) == (1, "CFG005")
+    assert report.findings[0].fixes[0].commands == ("data.response_key=responses",)
+    report, code = check(
+        ["torchrun", "-m", "verl.trainer.sft_trainer", "whatever.key=1"], verl_version="0.9.1"
+    )
+    assert code == 0 and any("only override syntax" in n for n in report.notes)
