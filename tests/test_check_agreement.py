@@ -36,11 +36,6 @@ EXPLAIN_GAPS: dict[tuple[str, str], str] = {
     # ActorConfig.validate compares `train_batch_size < ppo_mini_batch_size` with the text "four":
     # TypeError: '<' not supported between instances of 'int' and 'str'.
     ("0.9.1", "value-mini-batch-text"): "CFG014",
-    # hydra.utils.instantiate builds FSDPActorConfig: TypeError("FSDPActorConfig.__init__() got an
-    # unexpected keyword argument 'not_a_field'"), under "Error in call to target ...".
-    ("0.9.1", "append-into-dataclass"): "CFG005",
-    # Hydra: "Ambiguous value for argument 'trainer.logger=console,wandb'" (a sweep without --multirun).
-    ("0.9.1", "syntax-sweep-without-multirun"): "CFG016",
     # validate_config: "real_train_batch_size (8) must be divisible by minimal possible batch size
     # (1.5)", a fractional GPU count from trainer.nnodes=1.5.
     ("0.9.1", "value-nnodes-float"): "CFG004",
