@@ -114,8 +114,8 @@ def test_verl_check_naming_config_options_says_which() -> None:
         "_validate_config",
     )
     report = diagnose_text(text, _CATALOG)
-    hints = [u.hint for u in report.unrecognized if u.hint] + [f.cause for f in report.findings]
-    assert any("actor_rollout_ref.actor.ppo_mini_batch_size" in h for h in hints)
+    assert report.findings[0].rule == "CFG004"
+    assert "actor_rollout_ref.actor.ppo_mini_batch_size" in report.findings[0].basis
 
 
 def test_a_weak_clue_never_stands_above_an_unknown_decisive_exception(run_cli) -> None:
@@ -149,3 +149,26 @@ def test_low_confidence_is_said_as_possibly_in_every_format(run_cli) -> None:
         assert needle in out, fmt
     data = json.loads(run_cli(["explain", "--format", "json"], stdin=clue_text.encode()).stdout)
     assert data["findings"][0]["confidence"] == "low" and data["findings"][0]["basis"] == "clue"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("AssertionError: max_token_len_per_gpu must be set when use_dynamic_bsz is enabled (x)", "CFG011"),
+        ("ValueError: num_prompts (500) must be a multiple of gen_batch_size (64) for now", "CFG004"),
+        ("AssertionError: clip_ratio_c should be larger than 1.0, got 0.5 (frobnicated)", "CFG014"),
+    ],
+)
+def test_verl_config_validation_errors_are_config_errors(message: str, code: str) -> None:
+    text = _tb(message, "/opt/verl/verl/workers/config/actor.py", "__post_init__")
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+    assert "config check" in first.basis
+
+
+def test_a_runtime_error_inside_verl_is_not_called_a_config_error() -> None:
+    text = _tb(
+        "ValueError: the frobnicator returned 3 sequences", "/opt/verl/verl/workers/rollout/x.py", "generate"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert not report.findings and report.unrecognized

@@ -122,6 +122,7 @@ class Analyzer:
         self._facts: dict[int, list[tuple[int, dict[str, str]]]] = {}
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
+        self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
 
     # ------------------------------------------------------------------ per line
 
@@ -140,8 +141,12 @@ class Analyzer:
         if line.is_config:
             return []
         fr = verdict.frame_of(text)
-        if fr is not None and fr.is_verl:
-            self._frames_of(line.worker).append((line.number, fr))
+        if fr is not None:
+            if fr.is_verl:
+                self._frames_of(line.worker).append((line.number, fr))
+            if len(self._innermost) > MAX_WORKERS:
+                self._innermost.clear()
+            self._innermost[line.worker.key()] = (line.number, fr)
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
@@ -418,6 +423,8 @@ class Analyzer:
             return
         if exc is None:
             return
+        if self._config_check(line, exc):
+            return
         fp = fingerprint(exc.type, exc.message)
         known = self._unknown.get(fp)
         if known is not None:
@@ -433,6 +440,30 @@ class Analyzer:
             if 0 <= line.number - number <= FRAME_LOOKBACK:
                 deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
         self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
+
+    def _config_check(self, line: Line, exc: ExceptionLine) -> bool:
+        """An error raised by verl's own config validation (the innermost frame is verl's, in a
+        config module or a validating function, or the message names a config option in full):
+        a config error, its kind told by the message's words."""
+        if exc.type not in _CONFIG_CHECK_TYPES or not exc.message:
+            return False
+        last = self._innermost.get(line.worker.key())
+        if last is None or not 0 <= line.number - last[0] <= 4 or not last[1].is_verl:
+            return False
+        from .fallbacks import config_check
+        from .hydra_keys import keys_named_in
+
+        options = keys_named_in(exc.message)
+        found = config_check(exc.type, exc.message, last[1].path, last[1].func, options)
+        if found is None:
+            return False
+        if self._rule_index is None:
+            self._rule_index = {r.id: r for r in self.catalog.rules}
+        rule = self._rule_index.get(found.code)
+        if rule is None:
+            return False
+        self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
+        return True
 
     def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
         """Credit an exception no signature knows to the rule its class and names point at."""

@@ -11,6 +11,10 @@ failure by mechanism, for the wordings no rule has seen:
 - `FileNotFoundError` on a data file or on a model's files: CFG013 / CFG017;
 - `HFValidationError` (a path passed where a hub id is expected): CFG017.
 
+- an `AssertionError`/`ValueError`/... raised by verl's own config validation: a config error,
+  CFG011 (a value that must be set), CFG004 (batch sizes that must divide), CFG010 (parallel
+  sizes), else CFG014 (a value verl does not accept).
+
 These answers are weaker than a signature's (the mechanism, not the message, is known): the
 analyzer reports them with medium confidence and says what they rest on.
 """
@@ -133,3 +137,45 @@ def _version_mismatch(module: str, name: str, basis: str) -> Fallback:
     return Fallback(
         code, {"package": top, "pkg": pip_distribution(top), "name": name, "module": module}, basis
     )
+
+
+_CONFIG_FUNC = re.compile(r"validat|check|__post_init__|post_init|_verify|sanity", re.I)
+_CONFIG_PATH = re.compile(r"/config/|/configs?\.py$|_config\.py$")
+_CONFIG_KEY = re.compile(
+    r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
+    r"rollout|actor|ref|model|optim)\.[a-z_][\w.]*[a-z_]"
+)
+_MISSING = re.compile(
+    r"must be (?:explicitly )?(?:set|provided|specified|given)|should be (?:set|provided|specified)|"
+    r"is required|are required|must (?:set|specify|provide)|is not set|(?<!\w)missing\b|cannot be None|"
+    r"must not be None|is None",
+    re.I,
+)
+_DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly", re.I)
+_PARALLEL = re.compile(
+    r"tensor_model_parallel|tensor[ _]parallel|pipeline[ _]parallel|context[ _]parallel|ulysses|"
+    r"sequence[ _]parallel|expert[ _]parallel|world[ _]size|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b",
+    re.I,
+)
+
+
+def config_check(
+    exc_type: str, message: str, path: str, func: str, options: list[str] | None = None
+) -> Fallback | None:
+    """The config code for an error verl raised while checking its config, or None when the
+    frame and message do not show a config check (`options`: verl's config options the message
+    names)."""
+    p = path.replace("\\", "/")
+    if not (options or _CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)):
+        return None
+    if _MISSING.search(message):
+        code = "CFG011"
+    elif _DIVIDE.search(message):
+        code = "CFG010" if _PARALLEL.search(message) else "CFG004"
+    elif _PARALLEL.search(message):
+        code = "CFG010"
+    else:
+        code = "CFG014"
+    where = p[p.rfind("/verl/") + 1 :] if "/verl/" in p else p.rsplit("/", 1)[-1]
+    named = f"; it names {', '.join(options)}" if options else ""
+    return Fallback(code, {}, f"an {exc_type} raised by verl's config check in {where} ({func}){named}")
