@@ -33,12 +33,6 @@ GPU_CHECK = "CFG003"
 # Cases where verl fails but `explain` cannot name the failure in verl's output: check names the
 # code the failure belongs to. Listed so that the day explain learns it, this test says so.
 EXPLAIN_GAPS: dict[tuple[str, str], str] = {
-    # ActorConfig.validate compares `train_batch_size < ppo_mini_batch_size` with the text "four":
-    # TypeError: '<' not supported between instances of 'int' and 'str'.
-    ("0.9.1", "value-mini-batch-text"): "CFG014",
-    # validate_config: "real_train_batch_size (8) must be divisible by minimal possible batch size
-    # (1.5)", a fractional GPU count from trainer.nnodes=1.5.
-    ("0.9.1", "value-nnodes-float"): "CFG004",
     # RayPPOTrainer._validate_config: a bare `assert config.data.train_batch_size >= ...
     # ppo_mini_batch_size`, an AssertionError without a message.
     ("0.5.0", "batch-train-lt-mini"): "CFG004",
