@@ -36,6 +36,8 @@ TYPE_CHECKING = False  # typing is only needed by type checkers; importing it co
 if TYPE_CHECKING:
     from typing import Any
 
+    from .fallbacks import Fallback
+
 # A rule whose regexes time out this often, or spend this long at more than SLOW_SEARCH a
 # search on average, is switched off for the rest of the run: no rule can stall a run.
 RULE_MAX_TIMEOUTS = 3
@@ -455,21 +457,17 @@ class Analyzer:
 
         options = keys_named_in(exc.message)
         found = config_check(exc.type, exc.message, last[1].path, last[1].func, options)
-        if found is None:
-            return False
-        if self._rule_index is None:
-            self._rule_index = {r.id: r for r in self.catalog.rules}
-        rule = self._rule_index.get(found.code)
-        if rule is None:
-            return False
-        self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
-        return True
+        return self._credit(line, found)
 
     def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
         """Credit an exception no signature knows to the rule its class and names point at."""
         from .fallbacks import classify as classify_exception
 
         found = classify_exception(exc.message if exc else line.text, exc.type if exc else None)
+        return self._credit(line, found)
+
+    def _credit(self, line: Line, found: Fallback | None) -> bool:
+        """Record an answer from the exception's class and names; False when there is none."""
         if found is None:
             return False
         if self._rule_index is None:
