@@ -62,7 +62,7 @@ def parent_exists(key: str, version: str | None = None) -> bool:
 
 
 # Namespaces that circulate in tutorials but never existed in verl, and where their keys live.
-_ALIASES = {
+INVENTED_NAMESPACES = {
     "rollout_config": "actor_rollout_ref.rollout",
     "vllm_config": "actor_rollout_ref.rollout",
     "actor_config": "actor_rollout_ref.actor",
@@ -73,8 +73,9 @@ _ALIASES = {
     "log_config": "trainer",
     "data_config": "data",
     "trainer_config": "trainer",
-    "ray_init": "ray_kwargs.ray_init",
 }
+# ... and a section that moved (verl < 0.6 had `ray_init.*` at the top level).
+_ALIASES = {**INVENTED_NAMESPACES, "ray_init": "ray_kwargs.ray_init"}
 
 
 def _score(wanted: str, candidate: str) -> float:

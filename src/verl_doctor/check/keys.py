@@ -15,6 +15,7 @@ declare: a `+actor_rollout_ref.actor.foo=1` passes Hydra and fails there.
 from __future__ import annotations
 
 from .. import hydra_keys
+from ..hydra_keys import INVENTED_NAMESPACES
 from .model import Issue, Override
 
 TYPE_CHECKING = False
@@ -23,20 +24,6 @@ if TYPE_CHECKING:
 
 CITE_STRUCT = "hydra/_internal/config_loader_impl.py _apply_overrides_to_config (Hydra 1.3, verl 0.4-0.9)"
 CITE_DATACLASS = "verl/utils/config.py omega_conf_to_dataclass (verl 0.5-0.9)"
-
-# Handbook namespaces that never existed in verl, and where their settings really live.
-_INVENTED = {
-    "rollout_config": "actor_rollout_ref.rollout",
-    "vllm_config": "actor_rollout_ref.rollout",
-    "actor_config": "actor_rollout_ref.actor",
-    "ref_config": "actor_rollout_ref.ref",
-    "model_config": "actor_rollout_ref.model",
-    "critic_config": "critic",
-    "reward_config": "reward",
-    "log_config": "trainer",
-    "data_config": "data",
-    "trainer_config": "trainer",
-}
 
 
 def _value(o: Override) -> str:
@@ -52,10 +39,10 @@ def unknown_key(o: Override, config: Config, into_dataclass: str | None = None) 
             f"`{into_dataclass}` becomes a verl dataclass, which has no field `{key.rpartition('.')[2]}`: "
             "Hydra adds the key, then verl stops when it builds the section"
         )
-    elif head in _INVENTED:
+    elif head in INVENTED_NAMESPACES:
         reasons.append(
             f"`{head}` is not a verl config section (it appears in tutorials, never in verl); "
-            f"these settings live under `{_INVENTED[head]}`"
+            f"these settings live under `{INVENTED_NAMESPACES[head]}`"
         )
     else:
         reasons.append(
