@@ -12,8 +12,9 @@ Nothing is imported from verl or from the user's files, and nothing is run.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Sequence
+
+from .stderr import error_line as _err
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -197,11 +198,3 @@ def _emit(report: Report, opts: argparse.Namespace) -> None:
             no_step_summary=True,
         ),
     )
-
-
-def _err(message: str) -> None:
-    try:
-        sys.stderr.write(f"verl-doctor: {message}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass

@@ -16,6 +16,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .stderr import error_line as _err
+
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
     import argparse
@@ -238,14 +240,6 @@ def main(argv: Sequence[str]) -> int:
         return _explain(args)
     except KeyboardInterrupt:
         return 130
-
-
-def _err(message: str) -> None:
-    try:
-        sys.stderr.write(f"verl-doctor: {message}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def _explain(args: Options) -> int:

@@ -8,19 +8,13 @@ import os
 import sys
 from collections.abc import Sequence
 
+from .stderr import error_line as _err
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
 EXIT_OK, EXIT_UNREADABLE = 0, 2
-
-
-def _err(message: str) -> None:
-    try:
-        sys.stderr.write(f"verl-doctor: {message}\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def _same_file(a: str, b: str) -> bool:
