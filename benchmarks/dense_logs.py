@@ -131,8 +131,8 @@ def _letters(n: int) -> str:
 def distinct_examples() -> list[tuple[str, str]]:
     """(rule code, one-line example) for every single-line rule example that, with a unique tail,
     still gives exactly its own rule at high confidence when diagnosed alone."""
-    from verl_doctor.catalog import load_catalog
-    from verl_doctor.engine import diagnose_text
+    from verl_doctor.catalog.load import load_catalog
+    from verl_doctor.engine.session import diagnose_text
 
     catalog = load_catalog(include_user=False)
     out = []

@@ -150,7 +150,7 @@ def to_rust(pattern: str) -> str | None:
 
 
 def signature_files(tmp: Path) -> tuple[Path, Path, int]:
-    from verl_doctor.catalog import load_catalog
+    from verl_doctor.catalog.load import load_catalog
 
     sigs = [s for r in load_catalog(include_user=False).rules for s in r.signatures]
     ere = [p for p in (to_ere(s) for s in sigs) if p]

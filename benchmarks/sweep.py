@@ -149,7 +149,7 @@ def main() -> int:
 def _without_memo(data: bytes) -> list[str]:
     """The rules found in one round of the corpus log, with the memo off: the whole log, with
     every line repeated hundreds of times, must give the same."""
-    from verl_doctor.engine import Session
+    from verl_doctor.engine.session import Session
 
     session = Session()
     session.analyzer.memo.enabled = False

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor.catalog import Catalog, load_catalog
+from verl_doctor.catalog.load import Catalog, load_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).with_name("fixtures")

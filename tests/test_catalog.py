@@ -7,8 +7,8 @@ import textwrap
 from pathlib import Path
 
 from conftest import ROOT
-from verl_doctor.catalog import builtin_rules_dir, rule_files
-from verl_doctor.lint import lint_dirs
+from verl_doctor.authoring.lint import lint_dirs
+from verl_doctor.catalog.load import builtin_rules_dir, rule_files
 
 OOM = b"(WorkerDict pid=1) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB.\n"
 TEAM_RULE = textwrap.dedent("""\

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor.catalog import Catalog
-from verl_doctor.check_cmd import check
-from verl_doctor.engine import Session
-from verl_doctor.sources import open_path
+from verl_doctor.catalog.load import Catalog
+from verl_doctor.cli.check import check
+from verl_doctor.engine.inputs import open_path
+from verl_doctor.engine.session import Session
 
 FIX = Path(__file__).with_name("fixtures") / "check"
 SPECS = [json.loads(p.read_text()) for p in sorted(FIX.glob("cases*.json"))]

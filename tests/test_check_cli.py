@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor.check_cmd import check
+from verl_doctor.cli.check import check
 
 FIX = Path(__file__).with_name("fixtures") / "check"
 PPO = ["python3", "-m", "verl.trainer.main_ppo"]
@@ -195,7 +195,7 @@ def test_other_formats(run_cli, base: list[str], fmt: str) -> None:  # type: ign
         ([], "needs a command"),
         (["--", "ls", "-la"], "no verl entry point"),
         (["missing.sh"], "cannot read missing.sh"),
-        (["--format", "xml", "--", *PPO], "invalid choice"),
+        (["--format", "xml", "--", *PPO], "'xml' is not one of"),
     ],
 )
 def test_usage_errors_are_one_line(run_cli, args: list[str], message: str) -> None:  # type: ignore[no-untyped-def]
@@ -208,7 +208,7 @@ def test_usage_errors_are_one_line(run_cli, args: list[str], message: str) -> No
 def test_fast_and_light(tmp_path: Path, base: list[str]) -> None:
     code = (
         "import sys, time\n"
-        "from verl_doctor.entry import main\n"
+        "from verl_doctor.cli.main import main\n"
         "t = time.process_time()\n"
         f"rc = main(['check', '--verl-version', '0.9.1', '--', *{PPO + base!r}])\n"
         "t = time.process_time() - t\n"

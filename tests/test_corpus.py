@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import diagnose
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.session import diagnose
 
 CORPUS = Path(__file__).with_name("corpus")
 CASES = json.loads((CORPUS / "cases.json").read_text(encoding="utf-8"))

@@ -14,9 +14,9 @@ sys.path.insert(0, str(Path(__file__).with_name("fixtures") / "env"))
 import fakes  # noqa: E402
 
 from conftest import isolated_env  # noqa: E402
+from verl_doctor.engine.report import Evidence, Finding, Report  # noqa: E402
 from verl_doctor.env.fusion import confirm_with_probes, verdict  # noqa: E402
 from verl_doctor.env.model import EnvReport, ProbeResult  # noqa: E402
-from verl_doctor.report import Evidence, Finding, Report  # noqa: E402
 
 NO_KERNEL = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
 

@@ -8,14 +8,15 @@ import json
 import os
 import socket
 
+from verl_doctor.common.versions import satisfies
 from verl_doctor.env.collect import Raw
-from verl_doctor.env.compat import RELEASES, release_for, satisfies
+from verl_doctor.env.compat import RELEASES, release_for
 from verl_doctor.env.gpu import coverage, parse_smi_header, parse_smi_query
 from verl_doctor.env.model import EnvReport, ProbeResult
+from verl_doctor.env.pins import engine_probe, parse_requirement, python_probe, transformers_probe
 from verl_doctor.env.ports import Owner, PortState, check_port
 from verl_doctor.env.render import to_json, to_plain, write_rich
 from verl_doctor.env.services import parse_ray_status, port_probe
-from verl_doctor.env.versions import engine_probe, parse_requirement, python_probe, transformers_probe
 
 
 def test_satisfies_follows_pep440_enough() -> None:

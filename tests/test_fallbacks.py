@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import diagnose_text
-from verl_doctor.fallbacks import classify, pip_distribution
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.fallbacks import classify, pip_distribution
+from verl_doctor.engine.session import diagnose_text
 
 _CATALOG = load_catalog(include_user=False, use_cache=False)
 

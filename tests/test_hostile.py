@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from conftest import MARKUP, TERMINAL_ATTACKS, interruptible, isolated_env
-from verl_doctor import sources
-from verl_doctor.engine import diagnose_text
+from verl_doctor.engine import inputs as sources
+from verl_doctor.engine.session import diagnose_text
 from verl_doctor.render import github, json_out, markdown
 from verl_doctor.render.layout import build, to_plain
 

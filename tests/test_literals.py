@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
-from verl_doctor.catalog import load_catalog
-from verl_doctor.classify import INTERNAL_LITERALS
-from verl_doctor.literals import choose_anchors, required_literals
+from verl_doctor.catalog.literals import INTERNAL_LITERALS, choose_anchors, required_literals
+from verl_doctor.catalog.load import load_catalog
 
 MAX_SHARE = 0.01  # a literal may hit at most 1% of the lines of a healthy log
 
@@ -107,7 +106,7 @@ def test_background_file_is_shipped() -> None:
 
 
 def test_anchor_groups_fit_the_simd_searcher_and_keep_every_anchor() -> None:
-    from verl_doctor.literals import FINGERPRINT, MAX_ANCHORS, anchor_groups
+    from verl_doctor.catalog.literals import FINGERPRINT, MAX_ANCHORS, anchor_groups
 
     anchors = load_catalog(include_user=False, use_cache=False).anchors
     groups = anchor_groups(anchors)
@@ -122,7 +121,7 @@ def test_anchor_groups_fit_the_simd_searcher_and_keep_every_anchor() -> None:
 def test_anchor_groups_put_alike_fingerprints_in_one_bucket(count: int) -> None:
     """The searcher puts anchor i of a group in bucket B - 1 - i % B (B = 8 up to 32 anchors,
     else 16): each bucket must get a run of neighbours in fingerprint order."""
-    from verl_doctor.literals import anchor_groups
+    from verl_doctor.catalog.literals import anchor_groups
 
     anchors = [f"{chr(65 + i // 3)}{chr(97 + i % 3)}-anchor" for i in range(count)]  # in order
     (group,) = anchor_groups(anchors)

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from conftest import FIXTURES, ROOT
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import Session
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.session import Session
+from verl_doctor.engine.verdict import digit_blind, mask_digits
 from verl_doctor.render.json_out import render
-from verl_doctor.verdict import digit_blind, mask_digits
 
 _CATALOG = load_catalog(include_user=False, use_cache=False)
 
@@ -132,7 +132,8 @@ def test_digit_blind(pattern: str, blind: bool) -> None:
 
 def test_the_patterns_behind_shared_work_treat_all_digits_alike() -> None:
     # Copies share a normalizing recipe and the classify step's verdict only because of this.
-    from verl_doctor import classify, normalize
+    from verl_doctor.engine import line_kinds as classify
+    from verl_doctor.engine import normalize
 
     for pattern in (
         normalize._PREFIXES,

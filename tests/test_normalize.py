@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from verl_doctor.normalize import normalize
+from verl_doctor.engine.normalize import normalize
 
 
 @pytest.mark.parametrize(

@@ -17,11 +17,13 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import MARKUP, TERMINAL_ATTACKS
-from verl_doctor.catalog import Catalog, load_catalog
-from verl_doctor.engine import Session
-from verl_doctor.explain_cmd import parse_fast, parse_with_argparse
-from verl_doctor.normalize import normalize, strip_ansi
-from verl_doctor.redact import redact_report
+from verl_doctor.catalog.load import Catalog, load_catalog
+from verl_doctor.cli import commands
+from verl_doctor.cli.app import run_app
+from verl_doctor.cli.options import CHECK, EXPLAIN, Command, Values, parse_fast
+from verl_doctor.engine.normalize import normalize, strip_ansi
+from verl_doctor.engine.redact import redact_report
+from verl_doctor.engine.session import Session
 from verl_doctor.render import github, json_out, markdown
 from verl_doctor.render.layout import build, to_plain
 from verl_doctor.render.terminal import write
@@ -251,21 +253,33 @@ _ARG = st.one_of(
 )
 
 
-@given(argv=st.lists(_ARG, max_size=7))
-def test_fast_parser_agrees_with_argparse(argv: list[str]) -> None:
-    """Where both parsers accept a command line they read it the same way. The fast parser
-    also accepts files after options after `--` where argparse's positional splitting fails."""
-    fast = parse_fast(argv)
-    if fast is None:
-        return  # left to argparse, which prints help or a usage error
+def typer_reading(command: Command, argv: list[str]) -> Values | None:
+    """What the typer app hands to the command for `argv`; None when typer rejects it."""
+    seen: list[Values] = []
+    saved = commands.WORK[command.name]
+    commands.WORK[command.name] = lambda values: seen.append(values) or 0
     try:
-        slow = parse_with_argparse(argv)
-    except SystemExit:
-        return
-    assert fast == slow, argv
+        code = run_app([command.name, *argv])
+    finally:
+        commands.WORK[command.name] = saved
+    return seen[0] if seen and code == 0 else None
 
 
-def test_fast_parser_leaves_every_mistake_to_argparse() -> None:
+@given(argv=st.lists(_ARG, max_size=7))
+def test_fast_parser_agrees_with_typer(argv: list[str]) -> None:
+    """Where the fast parser accepts a command line, typer (which answers help and usage
+    errors from the same declarations) reads it the same way."""
+    for command in (EXPLAIN, CHECK):
+        fast = parse_fast(command, argv)
+        if fast is None:
+            continue  # left to typer, which prints help or a usage error
+        slow = typer_reading(command, argv)
+        if slow is None and "--" in argv:
+            continue  # files after options after `--`: the fast parser reads more than click
+        assert fast == slow, (command.name, argv)
+
+
+def test_fast_parser_leaves_every_mistake_to_typer() -> None:
     for argv in (
         ["-h"],
         ["--help"],
@@ -279,6 +293,6 @@ def test_fast_parser_leaves_every_mistake_to_argparse() -> None:
         ["--format", "--binary"],
         ["-q"],
     ):
-        assert parse_fast(argv) is None, argv
-    mixed = parse_fast(["a.log", "--format", "json", "b.log", "--", "--env"])
+        assert parse_fast(EXPLAIN, argv) is None, argv
+    mixed = parse_fast(EXPLAIN, ["a.log", "--format", "json", "b.log", "--", "--env"])
     assert mixed is not None and mixed.files == ["a.log", "b.log", "--env"] and mixed.format == "json"

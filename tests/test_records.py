@@ -1,10 +1,10 @@
-"""`verl_doctor.records`: the dataclass subset the engine relies on behaves like dataclasses."""
+"""`verl_doctor.common.records`: the dataclass subset the engine relies on behaves like dataclasses."""
 
 from __future__ import annotations
 
 import pytest
 
-from verl_doctor.records import FrozenInstanceError, asdict, field, fields, is_record, record, replace
+from verl_doctor.common.records import FrozenInstanceError, asdict, field, fields, is_record, record, replace
 
 
 @record(frozen=True)
@@ -54,3 +54,14 @@ def test_replace_fields_asdict() -> None:
         "name": "b",
         "items": [{"x": 1, "y": 2, "tags": ["t"]}, {"x": 1, "y": 9, "tags": ["t"]}],
     }
+
+
+def test_a_field_can_stay_out_of_the_repr() -> None:
+    @record
+    class Cached:
+        name: str
+        cache: dict[str, int] = field(default_factory=dict, repr=False)
+
+    c = Cached("x")
+    c.cache["k"] = 1
+    assert repr(c) == "Cached(name='x')"

@@ -7,7 +7,7 @@ import random
 import string
 from pathlib import Path
 
-from verl_doctor.engine import diagnose_text
+from verl_doctor.engine.session import diagnose_text
 from verl_doctor.render import github, markdown
 
 OOM = (

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 from conftest import ROOT
-from verl_doctor.classify import is_verl_path
+from verl_doctor.engine.line_kinds import is_verl_path
 from verl_doctor.render.layout import _numbers
 
 OOM_LOG = ROOT / "examples" / "oom-8-workers.log"

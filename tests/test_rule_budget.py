@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor import analyze, verdict
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import Session
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine import analyze, verdict
+from verl_doctor.engine.session import Session
 
 SLOW_RULE = (Path(__file__).resolve().parents[1] / "benchmarks" / "slow_rule.py").read_text()
 RULE_YAML = SLOW_RULE.split('RULE = """', 1)[1].split('"""', 1)[0]

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import diagnose_text
-from verl_doctor.source_messages import as_log, fill, parse_source, sample_value
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.catalog.source_messages import as_log, fill, parse_source, sample_value
+from verl_doctor.engine.session import diagnose_text
 
 _CATALOG = load_catalog(include_user=False, use_cache=False)
 _CASES = [

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from verl_doctor import prefilter
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import Session
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine import prefilter
+from verl_doctor.engine.session import Session
 
 CATALOG = load_catalog(include_user=False, use_cache=False)
 OOM = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB."
@@ -107,8 +107,8 @@ def test_anchor_across_a_thread_slice_boundary_is_found() -> None:
     ],
 )
 def test_early_drop_keeps_what_normalizing_turns_into_a_literal(line: str) -> None:
-    from verl_doctor.prefilter import BlockSearcher, LineSearcher
-    from verl_doctor.scan import LineScanner
+    from verl_doctor.engine.prefilter import BlockSearcher, LineSearcher
+    from verl_doctor.engine.scan import LineScanner
 
     scanner = LineScanner(BlockSearcher(["CUDA"]), "log", LineSearcher(["CUDA out of memory"]))
     # A line at the very end waits for the lines that may continue it, until the input ends.
@@ -117,8 +117,8 @@ def test_early_drop_keeps_what_normalizing_turns_into_a_literal(line: str) -> No
 
 
 def test_early_drop_drops_an_anchor_without_its_literal() -> None:
-    from verl_doctor.prefilter import BlockSearcher, LineSearcher
-    from verl_doctor.scan import LineScanner
+    from verl_doctor.engine.prefilter import BlockSearcher, LineSearcher
+    from verl_doctor.engine.scan import LineScanner
 
     data = b"enable CUDA graph\nCUDA out of memory\n"
     kept = LineScanner(BlockSearcher(["CUDA"]), "log", LineSearcher(["CUDA out of memory"])).feed(data)
@@ -127,7 +127,7 @@ def test_early_drop_drops_an_anchor_without_its_literal() -> None:
 
 
 def _findings(data: bytes, early_drop: bool) -> list[tuple[str, int, str]]:
-    from verl_doctor.scan import LineScanner
+    from verl_doctor.engine.scan import LineScanner
 
     session = Session(CATALOG)
     scanner = LineScanner(session.searcher, "log", session.analyzer.searcher if early_drop else None)

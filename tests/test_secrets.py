@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES, ROOT
-from verl_doctor.catalog import load_catalog
-from verl_doctor.draft import draft_rule
-from verl_doctor.engine import diagnose_text
-from verl_doctor.redact import is_secret_name, redact, redact_report
+from verl_doctor.authoring.draft import draft_rule
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.redact import is_secret_name, redact, redact_report
+from verl_doctor.engine.session import diagnose_text
 from verl_doctor.render import github, json_out, markdown
 from verl_doctor.render.layout import build, to_plain
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from verl_doctor.sources import BLOCK_SIZE, InputError, open_path
+from verl_doctor.engine.inputs import BLOCK_SIZE, InputError, open_path
 
 OOM = "(WorkerDict pid=9) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.00 GiB."
 

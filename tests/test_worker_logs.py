@@ -3,7 +3,7 @@ workers, root cause before echoes, phases from Ray envelopes, cut-off pastes, fi
 
 from __future__ import annotations
 
-from verl_doctor.engine import diagnose_text
+from verl_doctor.engine.session import diagnose_text
 
 OOM_LINE = (
     "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.91 GiB. GPU 0 has a total "

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from verl_doctor.catalog import load_catalog
-from verl_doctor.engine import diagnose_text
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.session import diagnose_text
 
 _CATALOG = load_catalog(include_user=False, use_cache=False)
 _GPUS = (

@@ -9,7 +9,7 @@ TYPE_CHECKING = False  # typing is only needed by type checkers; importing it co
 if TYPE_CHECKING:
     from typing import Any
 
-    from .report import Report
+    from verl_doctor.engine.report import Report
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "diagnose"]
@@ -17,6 +17,6 @@ __all__ = ["__version__", "diagnose"]
 
 def diagnose(inputs: Any, **kwargs: Any) -> Report:
     """Diagnose a log file path, a list of paths, or log text. See `verl_doctor.engine`."""
-    from .engine import diagnose as _diagnose
+    from verl_doctor.engine.session import diagnose as _diagnose
 
     return _diagnose(inputs, **kwargs)

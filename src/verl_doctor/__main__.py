@@ -1,5 +1,5 @@
 """`python -m verl_doctor ...` runs the CLI."""
 
-from .entry import console_main
+from verl_doctor.cli.main import console_main
 
 console_main()

@@ -10,11 +10,11 @@ versions named on each):
 
 from __future__ import annotations
 
-from .model import COMMAND, Issue, Override
+from verl_doctor.check.model import COMMAND, Issue, Override
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .config import Config
+    from verl_doctor.check.config import Config
 
 A = "actor_rollout_ref.actor"
 R = "actor_rollout_ref.rollout"
@@ -180,7 +180,7 @@ ARITHMETIC_KEYS = (
 
 
 def _text_in_arithmetic(config: Config) -> Issue | None:
-    from .config import UNKNOWN
+    from verl_doctor.check.config import UNKNOWN
 
     for key in ARITHMETIC_KEYS:
         value = config.get(key)

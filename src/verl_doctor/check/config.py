@@ -11,10 +11,11 @@ import re
 from functools import cache
 from pathlib import Path
 
-from .. import hydra_keys
-from .model import Issue, Override
+from verl_doctor.catalog import verl_keys as hydra_keys
+from verl_doctor.check.model import Issue, Override
+from verl_doctor.common.resources import data_path
 
-_DIR = Path(__file__).resolve().parent.parent / "data" / "hydra_defaults"
+_DIR = Path(data_path("hydra_defaults"))
 MISSING = "???"
 
 
@@ -176,7 +177,7 @@ def _absolute(key: str, target: str) -> str:
 
 
 def _default(text: str) -> object:
-    from .override import parse_value
+    from verl_doctor.check.override import parse_value
 
     try:
         return parse_value(text)
@@ -218,34 +219,3 @@ def check_interpolations(config: Config) -> list[Issue]:
                 )
             )
     return issues
-
-
-def build(overrides: tuple[Override, ...], version: str, megatron: bool) -> tuple[Config, list[Issue]]:
-    """Apply the overrides in order; Hydra's refusals become issues (and the override is
-    skipped, as Hydra stops at the first)."""
-    from .keys import append_existing, delete_missing, unknown_key
-
-    config = Config(version, megatron)
-    issues: list[Issue] = []
-    for o in overrides:
-        if o.key.startswith("hydra.") or "/" in o.key or "@" in o.key:
-            continue  # Hydra's own settings and config-group choices
-        if o.op == "~":
-            if not config.exists(o.key):
-                issues.append(delete_missing(o))
-            else:
-                config.delete(o.key)
-            continue
-        if o.op == "+" and config.exists(o.key):
-            issues.append(append_existing(o))
-            continue
-        if o.op == "" and not config.exists(o.key):
-            issues.append(unknown_key(o, config))
-            continue
-        if o.op in ("+", "++") and not config.exists(o.key):
-            parent = o.key.rpartition(".")[0]
-            if parent and is_dataclass_section(parent, frozenset(config.keys)):
-                issues.append(unknown_key(o, config, into_dataclass=parent))
-                continue
-        config.set(o)
-    return config, issues

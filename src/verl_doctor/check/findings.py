@@ -4,13 +4,13 @@ as the fix, the verl source it mirrors as references."""
 
 from __future__ import annotations
 
-from ..report import Evidence, Finding, FixOut, Report
-from .model import Issue
+from verl_doctor.check.model import Issue
+from verl_doctor.engine.report import Evidence, Finding, FixOut, Report
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..catalog import Catalog
-    from .run import Checked
+    from verl_doctor.catalog.load import Catalog
+    from verl_doctor.check.run import Checked
 
 _STEP = {
     "en": (

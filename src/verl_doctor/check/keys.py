@@ -14,13 +14,10 @@ declare: a `+actor_rollout_ref.actor.foo=1` passes Hydra and fails there.
 
 from __future__ import annotations
 
-from .. import hydra_keys
-from ..hydra_keys import INVENTED_NAMESPACES
-from .model import Issue, Override
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .config import Config
+from verl_doctor.catalog import verl_keys as hydra_keys
+from verl_doctor.catalog.verl_keys import INVENTED_NAMESPACES
+from verl_doctor.check.config import Config, is_dataclass_section
+from verl_doctor.check.model import Issue, Override
 
 CITE_STRUCT = "hydra/_internal/config_loader_impl.py _apply_overrides_to_config (Hydra 1.3, verl 0.4-0.9)"
 CITE_DATACLASS = "verl/utils/config.py omega_conf_to_dataclass (verl 0.5-0.9)"
@@ -70,8 +67,6 @@ def unknown_key(o: Override, config: Config, into_dataclass: str | None = None) 
 
 
 def _free_form_parent(key: str, config: Config) -> bool:
-    from .config import is_dataclass_section
-
     parent = key.rpartition(".")[0]
     while parent and parent not in config.keys:
         parent = parent.rpartition(".")[0]
@@ -165,3 +160,32 @@ def check_plain_keys(overrides: tuple[Override, ...], keys: frozenset[str], labe
         parts = o.key.split(".")
         present.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     return issues
+
+
+def build(overrides: tuple[Override, ...], version: str, megatron: bool) -> tuple[Config, list[Issue]]:
+    """Apply the overrides in order; Hydra's refusals become issues (and the override is
+    skipped, as Hydra stops at the first)."""
+    config = Config(version, megatron)
+    issues: list[Issue] = []
+    for o in overrides:
+        if o.key.startswith("hydra.") or "/" in o.key or "@" in o.key:
+            continue  # Hydra's own settings and config-group choices
+        if o.op == "~":
+            if not config.exists(o.key):
+                issues.append(delete_missing(o))
+            else:
+                config.delete(o.key)
+            continue
+        if o.op == "+" and config.exists(o.key):
+            issues.append(append_existing(o))
+            continue
+        if o.op == "" and not config.exists(o.key):
+            issues.append(unknown_key(o, config))
+            continue
+        if o.op in ("+", "++") and not config.exists(o.key):
+            parent = o.key.rpartition(".")[0]
+            if parent and is_dataclass_section(parent, frozenset(config.keys)):
+                issues.append(unknown_key(o, config, into_dataclass=parent))
+                continue
+        config.set(o)
+    return config, issues

@@ -13,11 +13,11 @@ still fail here: these are warnings (`certain=False`).
 
 from __future__ import annotations
 
-from .model import COMMAND, Issue
+from verl_doctor.check.model import COMMAND, Issue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .config import Config
+    from verl_doctor.check.config import Config
 
 A = "actor_rollout_ref.actor"
 R = "actor_rollout_ref.rollout"

@@ -9,11 +9,11 @@ import os
 import shutil
 import subprocess
 
-from .model import COMMAND, Issue
+from verl_doctor.check.model import COMMAND, Issue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .config import Config
+    from verl_doctor.check.config import Config
 
 CITE_GPUS = (
     "verl/single_controller/ray/base.py ResourcePoolManager._check_resource_available (0.9); "

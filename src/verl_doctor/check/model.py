@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..records import record
+from verl_doctor.common.records import record
 
 # Where an override typed on the command line comes from (its "line" is its argument position).
 COMMAND = "<command>"

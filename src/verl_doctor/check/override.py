@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .model import COMMAND, Issue, Override
+from verl_doctor.check.model import COMMAND, Issue, Override
 
 # Hydra's lexer: ID = [a-zA-Z_$][\w$-]*, keys are IDs or digits joined by dots; config groups
 # use `/` and `@package`.

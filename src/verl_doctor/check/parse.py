@@ -8,8 +8,8 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from .model import COMMAND, Invocation, Issue, Override
-from .override import CITE_GRAMMAR, parse_override
+from verl_doctor.check.model import COMMAND, Invocation, Issue, Override
+from verl_doctor.check.override import CITE_GRAMMAR, parse_override
 
 # verl's entry modules, and the config each loads by default (its @hydra.main config_name).
 ENTRIES = {

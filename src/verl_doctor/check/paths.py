@@ -21,12 +21,12 @@ import json
 import os
 import re
 
-from ..records import replace
-from .model import COMMAND, Issue, Override
+from verl_doctor.check.model import COMMAND, Issue, Override
+from verl_doctor.common.records import replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .config import Config
+    from verl_doctor.check.config import Config
 
 CITE_MODEL = "verl/utils/fs.py copy_to_local, AutoConfig in verl/trainer/main_ppo.py TaskRunner.run (0.6-0.9)"
 CITE_DATA = "verl/utils/dataset/rl_dataset.py RLHFDataset._read_files_and_tokenize (0.5-0.9)"
@@ -206,7 +206,7 @@ _LATE_REWARD = "; verl 0.8+ loads it in its reward-loop workers, so the run fail
 
 def check_paths(config: Config, base: str, critic: bool, verl_version: str = "0.9") -> list[Issue]:
     """In the order verl's TaskRunner meets them: model (tokenizer), reward function, datasets."""
-    from .. import versions
+    from verl_doctor.common import versions
 
     issues = check_model(config, "actor_rollout_ref.model.path", base)
     if critic and config.get("critic.model.path") != config.get("actor_rollout_ref.model.path"):

@@ -7,14 +7,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import parse
-from .arithmetic import check_arithmetic, need_critic
-from .config import build, check_interpolations
-from .keys import check_plain_keys
-from .limits import check_limits
-from .model import Invocation, Issue, Override
-from .paths import check_paths, model_config
-from .values import check_missing, check_values
+from verl_doctor.check import parse
+from verl_doctor.check.arithmetic import check_arithmetic, need_critic
+from verl_doctor.check.config import check_interpolations
+from verl_doctor.check.keys import build, check_plain_keys
+from verl_doctor.check.limits import check_limits
+from verl_doctor.check.model import Invocation, Issue, Override
+from verl_doctor.check.paths import check_paths, model_config
+from verl_doctor.check.values import check_missing, check_values
+from verl_doctor.common.resources import data_path
 
 # Entry points whose config the shipped key lists describe.
 PPO_ENTRIES = ("verl.trainer.main_ppo", "verl.trainer.main_ppo_sync")
@@ -65,7 +66,7 @@ def check_invocation(
     issues += check_paths(config, base, need_critic(config), verl_version)
     issues += check_limits(config, model_config(config, "actor_rollout_ref.model.path", base))
     if gpus is not False:
-        from .machine import check_machine
+        from verl_doctor.check.machine import check_machine
 
         machine_issues, seen = check_machine(config, gpus if isinstance(gpus, list) else None)
         issues += machine_issues
@@ -85,7 +86,7 @@ def _plain_config_keys(entry: str, key_version: str) -> tuple[str, frozenset[str
     name = PLAIN_CONFIGS.get(entry)
     if name is None:
         return None
-    path = Path(__file__).resolve().parent.parent / "data" / "entry_keys" / f"{name}-{key_version}.txt"
+    path = Path(data_path("entry_keys", f"{name}-{key_version}.txt"))
     try:
         return name, frozenset(path.read_text(encoding="utf-8").split())
     except OSError:

@@ -10,13 +10,13 @@ verl's own start-up arithmetic uses is reported by the arithmetic check, where v
 
 from __future__ import annotations
 
-from .. import versions as vv
-from .arithmetic import ARITHMETIC_KEYS
-from .model import Issue, Override
+from verl_doctor.check.arithmetic import ARITHMETIC_KEYS
+from verl_doctor.check.model import Issue, Override
+from verl_doctor.common import versions as vv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .config import Config
+    from verl_doctor.check.config import Config
 
 _BOOL_TEXT = {"true", "false", "yes", "no", "on", "off", "1", "0"}
 CITE_TYPES = (
@@ -105,7 +105,7 @@ _BY_KEY = {c.key: c for c in CHOICES}
 
 
 def check_values(config: Config, version: str, overrides: tuple[Override, ...]) -> list[Issue]:
-    from .config import UNKNOWN, defaults
+    from verl_doctor.check.config import UNKNOWN, defaults
 
     base = defaults(config.version, config.megatron)
     issues: list[Issue] = []

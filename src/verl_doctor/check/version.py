@@ -3,7 +3,7 @@ Python (read from its package metadata, without importing verl), else the newest
 
 from __future__ import annotations
 
-from .. import hydra_keys
+from verl_doctor.catalog import verl_keys as hydra_keys
 
 
 def choose(requested: str | None) -> tuple[str, str, str]:

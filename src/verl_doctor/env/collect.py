@@ -13,9 +13,9 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import snippets
-from .ports import RAY_PORTS, PortState, check_port
-from .runner import CmdResult, SnippetResult, run_command, run_snippet
+from verl_doctor.env import snippets
+from verl_doctor.env.ports import RAY_PORTS, PortState, check_port
+from verl_doctor.env.runner import CmdResult, SnippetResult, run_probe_command, run_snippet
 
 # (label, top-level module that says "installed", module whose import loads the compiled code)
 EXTENSIONS = (
@@ -68,12 +68,12 @@ QUERY_FIELDS = "index,name,compute_cap,driver_version,memory.total"
 
 
 def _nvidia_smi(timeout: float) -> tuple[CmdResult, CmdResult | None]:
-    query = run_command(
+    query = run_probe_command(
         ["nvidia-smi", f"--query-gpu={QUERY_FIELDS}", "--format=csv,noheader,nounits"], timeout
     )
     if query.state == "ok" and query.returncode != 0 and "compute_cap" in query.output:
         # Drivers before ~510 do not know the compute_cap field.
-        query = run_command(
+        query = run_probe_command(
             [
                 "nvidia-smi",
                 "--query-gpu=index,name,driver_version,memory.total",
@@ -84,7 +84,7 @@ def _nvidia_smi(timeout: float) -> tuple[CmdResult, CmdResult | None]:
     if query.state != "ok" or query.returncode != 0:
         return query, None
     # The driver's CUDA version is only in the plain header.
-    return query, run_command(["nvidia-smi"], timeout)
+    return query, run_probe_command(["nvidia-smi"], timeout)
 
 
 def ray_executable(python: str | None) -> str | None:
@@ -114,7 +114,7 @@ def _ports_and_ray(raw: Raw) -> None:
     raw.ray_evidence = _ray_evidence(raw.ports)
     raw.ray_cli = ray_executable(raw.python)
     if raw.ray_evidence and raw.ray_cli:
-        raw.ray_status = run_command([raw.ray_cli, "status"], raw.timeout)
+        raw.ray_status = run_probe_command([raw.ray_cli, "status"], raw.timeout)
 
 
 def _limited(

@@ -1,4 +1,4 @@
-"""What each verl release declares about its environment, and a small version comparer.
+"""What each verl release declares about its environment.
 
 Only bounds read in verl's own packaging are listed; each entry names the file it came from
 (github.com/verl-project/verl at the tag, or the published wheel's METADATA). `base` pins are
@@ -10,101 +10,9 @@ vLLM that verl's own import-time check (`verl/third_party/vllm/__init__.py`) acc
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from functools import total_ordering
 
-_VERSION = re.compile(
-    r"""
-    v?(?P<release>\d+(?:\.\d+)*)
-    (?:[-_.]?(?P<pre>a|b|c|rc|alpha|beta)[-_.]?(?P<pre_n>\d*))?
-    (?:[-_.]?(?:post|rev|r)[-_.]?(?P<post>\d*))?
-    (?:[-_.]?dev[-_.]?(?P<dev>\d*))?
-    (?:\+(?P<local>[A-Za-z0-9.]+))?
-""",
-    re.VERBOSE | re.IGNORECASE,
-)
-
-
-@total_ordering
-@dataclass(frozen=True, eq=False)
-class Version:
-    """A PEP 440-ish version, enough to compare the versions packages publish. Local labels
-    (`+cu128`) are kept for display and ignored in comparisons, as pip does for `==X`."""
-
-    release: tuple[int, ...]
-    stage: tuple[int, int]  # (0 dev | 1 pre | 2 final | 3 post, number)
-    text: str = ""
-
-    @classmethod
-    def parse(cls, text: str) -> Version | None:
-        m = _VERSION.match(text.strip())
-        if not m:
-            return None
-        release = tuple(int(x) for x in m["release"].split("."))
-        if m["dev"] is not None and m["pre"] is None and m["post"] is None:
-            stage = (0, int(m["dev"] or 0))
-        elif m["pre"] is not None:
-            stage = (1, int(m["pre_n"] or 0))
-        elif m["post"] is not None:
-            stage = (3, int(m["post"] or 0))
-        else:
-            stage = (2, 0)
-        return cls(release, stage, text.strip())
-
-    def _key(self) -> tuple[tuple[int, ...], tuple[int, int]]:
-        release = self.release
-        while len(release) > 1 and release[-1] == 0:
-            release = release[:-1]  # 2.9 == 2.9.0
-        return release, self.stage
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Version) and self._key() == other._key()
-
-    def __lt__(self, other: Version) -> bool:
-        return self._key() < other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __str__(self) -> str:
-        return self.text
-
-
-_CLAUSE = re.compile(r"\s*(===|==|!=|<=|>=|~=|<|>)\s*([^\s,;]+)\s*")
-
-
-def satisfies(version: str, spec: str) -> bool | None:
-    """Whether `version` meets every clause of `spec` (">=0.8.5,<=0.12.0"); None if unparseable."""
-    have = Version.parse(version)
-    if have is None:
-        return None
-    for clause in filter(None, (c.strip() for c in spec.split(","))):
-        m = _CLAUSE.fullmatch(clause)
-        want = Version.parse(m[2].rstrip(".*")) if m else None
-        if m is None or want is None:
-            return None
-        op = m[1]
-        if op in ("==", "===") and m[2].endswith(".*"):
-            ok = have.release[: len(want.release)] == want.release
-        elif op in ("==", "==="):
-            ok = have == want
-        elif op == "!=":
-            ok = have != want
-        elif op == "<=":
-            ok = have <= want
-        elif op == ">=":
-            ok = have >= want
-        elif op == "<":
-            ok = have < want
-        elif op == ">":
-            ok = have > want
-        else:  # ~=X.Y.Z: >=X.Y.Z and X.Y.*
-            prefix = max(len(want.release) - 1, 1)
-            ok = have >= want and have.release[:prefix] == want.release[:prefix]
-        if not ok:
-            return False
-    return True
+from verl_doctor.common.versions import Version, satisfies
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ import os
 import re
 from typing import Any
 
-from .model import FAIL, SKIPPED, ProbeResult
-from .runner import SnippetResult
+from verl_doctor.env.model import FAIL, SKIPPED, ProbeResult
+from verl_doctor.env.runner import SnippetResult
 
 NO_PYTHON = "no Python interpreter to probe"
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..records import replace
-from ..render.sanitize import visible
-from ..report import Finding, Report
-from .model import FAIL, OK, WARN, EnvReport, ProbeResult
+from verl_doctor.common.records import replace
+from verl_doctor.engine.report import Finding, Report
+from verl_doctor.env.model import FAIL, OK, WARN, EnvReport, ProbeResult
+from verl_doctor.render.sanitize import visible
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def confirm_with_probes(
 ) -> Report:
     """A copy of `report` with findings confirmed or refuted by this machine's probes."""
     if env is None:
-        from . import probe
+        from verl_doctor.env import probe
 
         env, _, _ = probe(timeout, python)
     findings: list[Finding] = []

@@ -9,11 +9,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .collect import Raw
-from .compat import release_for, version_tuple
-from .facts import classify_import_error, payload_of, unavailable
-from .model import FAIL, OK, SKIPPED, WARN, ProbeResult, worst
-from .runner import CmdResult
+from verl_doctor.env.collect import Raw
+from verl_doctor.env.compat import release_for, version_tuple
+from verl_doctor.env.facts import classify_import_error, payload_of, unavailable
+from verl_doctor.env.model import FAIL, OK, SKIPPED, WARN, ProbeResult, worst
+from verl_doctor.env.runner import CmdResult
 
 
 @dataclass(frozen=True)

@@ -7,12 +7,12 @@ import os
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from .collect import EXTENSIONS, Raw
-from .facts import classify_import_error, installed, payload_of, unavailable
-from .gpu import gpu_probes
-from .model import FAIL, OK, SKIPPED, WARN, EnvReport, ProbeResult, worst
-from .services import service_probes
-from .versions import version_probes
+from verl_doctor.env.collect import EXTENSIONS, Raw
+from verl_doctor.env.facts import classify_import_error, installed, payload_of, unavailable
+from verl_doctor.env.gpu import gpu_probes
+from verl_doctor.env.model import FAIL, OK, SKIPPED, WARN, EnvReport, ProbeResult, worst
+from verl_doctor.env.pins import version_probes
+from verl_doctor.env.services import service_probes
 
 
 def _where(p: dict[str, Any]) -> str:

@@ -14,7 +14,7 @@ import socket
 import time
 from dataclasses import dataclass, field
 
-from .runner import run_command
+from verl_doctor.env.runner import run_probe_command
 
 RAY_PORTS = {6379: "Ray GCS", 8265: "Ray dashboard"}
 _HOSTS = ("127.0.0.1", "0.0.0.0")
@@ -121,7 +121,7 @@ _SS_USER = re.compile(r'\("(?P<name>[^"]*)",pid=(?P<pid>\d+)')
 
 def owners_from_ss(port: int, timeout: float) -> tuple[Owner, ...]:
     """Owners as `ss -ltnp` reports them (it shows pids only for processes we may inspect)."""
-    res = run_command(["ss", "-ltnp", f"sport = :{port}"], timeout)
+    res = run_probe_command(["ss", "-ltnp", f"sport = :{port}"], timeout)
     if res.state != "ok" or res.returncode != 0:
         return ()
     seen: dict[int, Owner] = {}

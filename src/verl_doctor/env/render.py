@@ -10,8 +10,8 @@ import json
 import os
 from typing import Any, TextIO
 
-from ..render.sanitize import escape_json_text, visible
-from .model import EnvReport, ProbeResult
+from verl_doctor.env.model import EnvReport, ProbeResult
+from verl_doctor.render.sanitize import escape_json_text, visible
 
 _STYLE = {"ok": "green", "warn": "yellow", "fail": "bold red", "skipped": "dim"}
 _DETAIL_LIMIT = 300

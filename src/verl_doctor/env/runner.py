@@ -50,7 +50,7 @@ def _decode(data: bytes | None) -> str:
     return (data or b"")[:_OUTPUT_LIMIT].decode("utf-8", "replace")
 
 
-def run_command(
+def run_probe_command(
     argv: Sequence[str], timeout: float, cwd: str | None = None, env: dict[str, str] | None = None
 ) -> CmdResult:
     """Run `argv` with stdin closed and output captured; kill its whole process group at `timeout`."""
@@ -116,7 +116,7 @@ def last_line(text: str) -> str:
 
 def run_snippet(python: str, code: str, timeout: float, args: Sequence[str] = ()) -> SnippetResult:
     """Run `python -c code args...` in the current directory and parse the JSON it prints last."""
-    cmd = run_command([python, "-c", code, *args], timeout)
+    cmd = run_probe_command([python, "-c", code, *args], timeout)
     if cmd.state != "ok":
         return SnippetResult(None, cmd.reason, cmd)
     for line in reversed(cmd.stdout.splitlines()):

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from .collect import Raw
-from .facts import installed, payload_of
-from .model import FAIL, OK, SKIPPED, WARN, ProbeResult
-from .ports import RAY_PORTS, PortState, is_ray
-from .runner import CmdResult, last_line
+from verl_doctor.env.collect import Raw
+from verl_doctor.env.facts import installed, payload_of
+from verl_doctor.env.model import FAIL, OK, SKIPPED, WARN, ProbeResult
+from verl_doctor.env.ports import RAY_PORTS, PortState, is_ray
+from verl_doctor.env.runner import CmdResult, last_line
 
 
 def parse_ray_status(text: str) -> dict[str, object]:

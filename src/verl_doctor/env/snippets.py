@@ -9,7 +9,7 @@ would from that directory; they print one JSON object after MARKER as their last
 
 from __future__ import annotations
 
-from .runner import MARKER
+from verl_doctor.env.runner import MARKER
 
 # Distributions whose versions the judges compare; verl's own requirements are added to these.
 DISTRIBUTIONS = (

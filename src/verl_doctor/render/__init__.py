@@ -5,7 +5,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..report import Report
+    from verl_doctor.engine.report import Report
 
 _MODULES = {"json": "json_out", "markdown": "markdown", "github": "github"}
 
@@ -18,6 +18,6 @@ def render_text(report: Report, fmt: str) -> str:
 
         module = importlib.import_module(f"{__name__}.{_MODULES[fmt]}")
         return str(module.render(report))
-    from .layout import build, to_plain
+    from verl_doctor.render.layout import build, to_plain
 
     return to_plain(build(report))

@@ -4,10 +4,10 @@ workflow-command format requires (% \\r \\n, plus : and , in properties)."""
 
 from __future__ import annotations
 
-from ..i18n import basis_note, words
-from ..report import Report
-from .layout import fix_label, user_rule_note
-from .sanitize import visible
+from verl_doctor.common.i18n import basis_note, words
+from verl_doctor.engine.report import Report
+from verl_doctor.render.layout import fix_label, user_rule_note
+from verl_doctor.render.sanitize import visible
 
 MAX_ANNOTATIONS = 10
 

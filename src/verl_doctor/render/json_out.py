@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..report import Report
-from .sanitize import escape_json_text
+from verl_doctor.engine.report import Report
+from verl_doctor.render.sanitize import escape_json_text
 
 
 def render(report: Report) -> str:

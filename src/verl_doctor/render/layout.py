@@ -6,9 +6,9 @@ colours. Every log-derived string goes through `visible()` here, once.
 
 from __future__ import annotations
 
-from ..i18n import basis_note, words
-from ..report import Finding, Report, Unrecognized
-from .sanitize import visible
+from verl_doctor.common.i18n import basis_note, words
+from verl_doctor.engine.report import Finding, Report, Unrecognized
+from verl_doctor.render.sanitize import visible
 
 Segment = tuple[str, str]
 StyledLine = list[Segment]

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import re
 
-from ..i18n import basis_note, words
-from ..report import Finding, Report
-from .layout import fix_label, user_rule_note, workers_summary
-from .sanitize import visible
+from verl_doctor.common.i18n import basis_note, words
+from verl_doctor.engine.report import Finding, Report
+from verl_doctor.render.layout import fix_label, user_rule_note, workers_summary
+from verl_doctor.render.sanitize import visible
 
 MAX_BYTES = 256 * 1024
 MAX_FINDINGS = 10

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..normalize import strip_ansi
+from verl_doctor.engine.normalize import strip_ansi
 
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 MAX_SHOWN = 400

@@ -5,7 +5,7 @@ as written."""
 
 from __future__ import annotations
 
-from .layout import StyledLine
+from verl_doctor.render.layout import StyledLine
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:

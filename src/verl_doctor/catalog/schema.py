@@ -1,0 +1,143 @@
+"""The rule-file schema: pydantic models that validate one YAML rule.
+
+This is a public interface (teams write their own rules against it), so unknown fields are
+rejected. It is imported only when the catalog cache is rebuilt, by `rules lint` and by
+`rules schema`; a normal `explain` run reads the validated catalog from the cache instead.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from verl_doctor.catalog.categories import CATEGORIES, CODE_PREFIX
+
+Category = Literal[CATEGORIES]  # type: ignore[valid-type]
+
+Confidence = Literal["medium", "low"]
+Severity = Literal["error", "warning"]
+# `project@version path: text as printed`, e.g.
+# `verl@0.4.1 verl/trainer/ppo/ray_trainer.py: ValueError: Total available GPUs {n} is less than ...`
+SOURCE_PATTERN = r"^[\w.-]+@[\w.+-]+ [^\s:]+(?::\d+)?: \S[\s\S]*$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Text(_Strict):
+    """A text in English and, optionally, Chinese. A plain string is read as English."""
+
+    en: Annotated[str, Field(min_length=1)]
+    zh: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_plain_string(cls, value: Any) -> Any:
+        return {"en": value} if isinstance(value, str) else value
+
+
+class FixStep(_Strict):
+    """One numbered fix: what to do, and the commands to copy."""
+
+    step: Text
+    commands: list[str] = Field(default_factory=list)
+    verl: str | None = Field(
+        default=None,
+        description="verl versions this step applies to, e.g. '<0.8' or '>=0.6,<0.9'.",
+        pattern=r"^\s*(?:[<>]=?|==|!=)\s*\d+(?:\.\d+)*\s*(?:,\s*(?:[<>]=?|==|!=)\s*\d+(?:\.\d+)*\s*)*$",
+    )
+
+
+class Clue(_Strict):
+    """Weaker evidence: every pattern must match a line within `within` lines of one source."""
+
+    all: Annotated[list[str], Field(min_length=1)]
+    within: Annotated[int, Field(ge=1, le=2000)] = 60
+    confidence: Confidence = "low"
+
+
+class Examples(_Strict):
+    """Log excerpts in the real shape: `match` must give this rule first, `no_match` never this rule."""
+
+    match: Annotated[list[str], Field(min_length=1)]
+    no_match: Annotated[list[str], Field(min_length=1)]
+
+
+class RuleSpec(_Strict):
+    """One rule file: `rules/<category>/<id>-<name>.yaml`."""
+
+    id: Annotated[str, Field(pattern=r"^[A-Z]{2,6}\d{3}$", description="Stable code, e.g. FLOW004.")]
+    name: Annotated[str, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$", description="kebab-case name.")]
+    category: Category
+    title: Text
+    handbook: str | None = Field(default=None, description="Handbook section this rule comes from.")
+    symptom: bool = Field(
+        default=False, description="True when this error is usually the echo of another failure."
+    )
+    severity: Severity = Field(
+        default="error",
+        description="'warning' for messages printed before a failure (or by runs that go on): "
+        "they are reported apart from errors and do not change the exit code unless asked.",
+    )
+    signatures: Annotated[list[str], Field(min_length=1, description="Regexes; any match is a hit.")]
+    warnings: list[str] = Field(
+        default_factory=list,
+        description="Regexes for messages printed before this failure, or by runs that survive "
+        "it (a pad token set for you): a match is a warning-level finding of this rule.",
+    )
+    fatal_at_end: Annotated[int, Field(ge=0, le=10000)] | None = Field(
+        default=None,
+        description="For warnings that precede a hang: a warning followed by at most this many "
+        "lines of log is reported as the error (the run stopped making progress after it).",
+    )
+    exclude: list[str] = Field(default_factory=list, description="Regexes that veto a line.")
+    literals: list[str] = Field(
+        default_factory=list,
+        description="Prefilter substrings for signatures from which none can be derived "
+        "(each signature otherwise uses the longest literal every match contains).",
+    )
+    clues: list[Clue] = Field(default_factory=list)
+    facts: list[str] = Field(
+        default_factory=list,
+        description="Regexes with named groups, read near a hit, that fill {placeholders} in the cause.",
+    )
+    suggest: Literal["config-key"] | None = Field(
+        default=None,
+        description="Computed fix to add: 'config-key' suggests the real verl config key nearest to the "
+        "one a signature or fact captured as (?P<key>...), with (?P<value>...) if captured.",
+    )
+    cause: Text
+    fixes: Annotated[list[FixStep], Field(min_length=1)]
+    pitfalls: list[Text] = Field(default_factory=list)
+    references: Annotated[list[str], Field(min_length=1)]
+    sources: list[Annotated[str, Field(pattern=SOURCE_PATTERN)]] = Field(
+        default_factory=list,
+        description="The statements that print this rule's messages, as "
+        "'project@version path: text as printed' with {name} placeholders ({name=sample} "
+        "gives the sample value the catalog test fills in); each must give this rule first.",
+    )
+    examples: Examples
+
+    @field_validator("signatures", "warnings", "exclude", "facts", "literals")
+    @classmethod
+    def _no_empty_strings(cls, values: list[str]) -> list[str]:
+        if any(not v for v in values):
+            raise ValueError("empty string")
+        return values
+
+    @model_validator(mode="after")
+    def _prefix_matches_category(self) -> RuleSpec:
+        prefix = CODE_PREFIX[self.category]
+        if not (self.id.startswith(prefix) and self.id[len(prefix) :].isdigit()):
+            raise ValueError(f"id {self.id} must start with {prefix} for category {self.category}")
+        return self
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a rule file, for editors (`# yaml-language-server: $schema=...`)."""
+    schema = RuleSpec.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "verl-doctor rule"
+    return schema

@@ -1,0 +1,173 @@
+"""verl's real config keys, per verl version, for checking and suggesting Hydra overrides.
+
+The lists in `data/hydra_keys/` are every dotted key of verl's generated trainer configs
+(`verl/trainer/config/_generated_ppo_trainer.yaml` and the Megatron variant) at each release.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+
+from verl_doctor.common.resources import data_path
+from verl_doctor.common.versions import parse
+
+_DIR = Path(data_path("hydra_keys"))
+VERSIONS = ("0.5.0", "0.6.0", "0.7.0", "0.8.0", "0.9.0", "head")
+
+
+@cache
+def keys(version: str = "head", megatron: bool = True) -> frozenset[str]:
+    """Keys of one version ("0.9.0", "head"); with `megatron`, the Megatron trainer's keys too."""
+    names = [f"{version}.txt"] + ([f"{version}-megatron.txt"] if megatron else [])
+    out: set[str] = set()
+    for name in names:
+        path = _DIR / name
+        if path.is_file():
+            out.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return frozenset(out)
+
+
+@cache
+def all_keys() -> frozenset[str]:
+    return frozenset().union(*(keys(v) for v in VERSIONS))
+
+
+def version_for(verl_version: str | None) -> str:
+    """The shipped key list closest to a verl version (newest at or below it), else head."""
+    v = parse(verl_version) if verl_version else None
+    if v is None:
+        return "head"
+    best = "head"
+    for name in VERSIONS[:-1]:
+        ref = parse(name)
+        assert ref is not None
+        if ref[:2] <= v[:2]:
+            best = name
+    return best if v[:2] <= (parse(VERSIONS[-2]) or (0,))[:2] else "head"
+
+
+def exists(key: str, version: str | None = None) -> bool:
+    """Whether `key` is a config key (in `version`, or in any shipped version). A `+key` for a
+    free-form dict such as `engine_kwargs.vllm` counts when its parent exists."""
+    pool = keys(version) if version else all_keys()
+    return key.lstrip("+~") in pool
+
+
+def parent_exists(key: str, version: str | None = None) -> bool:
+    pool = keys(version) if version else all_keys()
+    parts = key.lstrip("+~").split(".")
+    return any(".".join(parts[:i]) in pool for i in range(len(parts) - 1, 0, -1))
+
+
+# Namespaces that circulate in tutorials but never existed in verl, and where their keys live.
+INVENTED_NAMESPACES = {
+    "rollout_config": "actor_rollout_ref.rollout",
+    "vllm_config": "actor_rollout_ref.rollout",
+    "actor_config": "actor_rollout_ref.actor",
+    "ref_config": "actor_rollout_ref.ref",
+    "model_config": "actor_rollout_ref.model",
+    "critic_config": "critic",
+    "reward_config": "reward",
+    "log_config": "trainer",
+    "data_config": "data",
+    "trainer_config": "trainer",
+}
+# ... and a section that moved (verl < 0.6 had `ray_init.*` at the top level).
+_ALIASES = {**INVENTED_NAMESPACES, "ray_init": "ray_kwargs.ray_init"}
+
+
+def _score(wanted: str, candidate: str) -> float:
+    w_parent, _, w_leaf = wanted.rpartition(".")
+    c_parent, _, c_leaf = candidate.rpartition(".")
+    score = difflib.SequenceMatcher(None, w_leaf, c_leaf).ratio()
+    if w_leaf and (w_leaf in c_leaf or c_leaf in w_leaf):
+        score += 0.5
+    if w_parent == c_parent:
+        score += 1.0
+    elif c_parent.startswith(w_parent) or w_parent.startswith(c_parent):
+        score += 0.3
+    score += 0.3 * difflib.SequenceMatcher(None, wanted, candidate).ratio()
+    if candidate.startswith(("reward_model.", "custom_reward_function.")):
+        score -= 0.2  # legacy top-level groups kept for old configs
+    return score
+
+
+def nearest(key: str, version: str | None = None, n: int = 3, min_score: float = 1.2) -> list[str]:
+    """Real keys closest to a misspelt or invented one, best first."""
+    pool = keys(version) if version else all_keys()
+    key = key.lstrip("+~")
+    head, _, rest = key.partition(".")
+    if head in _ALIASES and rest:
+        key = f"{_ALIASES[head]}.{rest}"
+    if key in pool:
+        return [key]
+    leaf = key.rpartition(".")[2]
+    leaves = _leaves(version)
+    # Cheap pass first: only keys whose leaf looks somewhat alike get the full score.
+    cands = [
+        k for k in leaves if difflib.SequenceMatcher(None, leaf, k.rpartition(".")[2]).quick_ratio() > 0.5
+    ]
+    scored = sorted(((_score(key, k), k) for k in cands), reverse=True)
+    if not scored or scored[0][0] < min_score:
+        return []
+    best = scored[0][0]
+    # Only alternatives nearly as good as the best are worth showing.
+    return [k for s, k in scored[:n] if s >= min_score and s >= best - 0.25]
+
+
+@cache
+def _leaves(version: str | None) -> frozenset[str]:
+    """Keys that hold a value (not a section), for suggestions."""
+    pool = keys(version) if version else all_keys()
+    sections = {k.rpartition(".")[0] for k in pool}
+    return frozenset(pool - sections)
+
+
+def top_level_groups() -> frozenset[str]:
+    return frozenset(k for k in all_keys() if "." not in k) | frozenset(_ALIASES)
+
+
+def overrides_in(commands: Iterable[str]) -> list[tuple[str, bool]]:
+    """(key, appended) for every Hydra override `key=value` / `+key=value` in fix commands."""
+    groups = top_level_groups()
+    out: list[tuple[str, bool]] = []
+    for command in commands:
+        for token in command.replace("'", " ").replace('"', " ").split():
+            key, eq, _ = token.partition("=")
+            if not eq:
+                continue
+            appended = key.startswith(("+", "~"))
+            key = key.lstrip("+~")
+            if "." in key and key.split(".", 1)[0] in groups and (key, appended) not in out:
+                out.append((key, appended))
+    return out
+
+
+def keys_named_in(message: str, verl_version: str | None = None, limit: int = 4) -> list[str]:
+    """Config options a message names, as full dotted keys: a dotted key written out, or an
+    option's own name (`ppo_mini_batch_size`) with the few keys that end in it."""
+    import re
+
+    version = version_for(verl_version)
+    pool = _leaves(version)
+    by_leaf: dict[str, list[str]] = {}
+    for key in pool:
+        by_leaf.setdefault(key.rpartition(".")[2], []).append(key)
+    out: list[str] = []
+    for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
+        token = token.removeprefix("config.").removeprefix("self.config.")
+        if token in pool:
+            found = [token]
+        elif "_" in token and len(token) >= 6:
+            found = sorted(by_leaf.get(token.rpartition(".")[2], []))
+            if len(found) > 3:
+                found = [token.rpartition(".")[2]]
+        else:
+            found = []
+        for key in found:
+            if key not in out:
+                out.append(key)
+    return out[:limit]

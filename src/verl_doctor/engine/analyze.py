@@ -1,0 +1,484 @@
+"""From normalized lines to a report: rule hits, grouping across workers, ranking, unknowns.
+
+`Analyzer.add(line)` takes candidate lines in order (one or several sources) and returns the
+rules that produced their first hit on that line, so `run` and `--follow` can announce errors as
+they appear. engine/assemble.py builds the report from what it gathered:
+
+- hits of one rule are one finding; hits of one worker within a few lines are one occurrence;
+  `count` adds occurrences over workers plus Ray's `[repeated Nx across cluster]`;
+- a hit on a Ray envelope line (`RayTaskError(OutOfMemoryError): ray::...`) knows only the
+  exception type: medium confidence, and it does not count when the inner error is also seen;
+- ranking: root causes before symptoms, then confidence, then the earliest line;
+- exceptions no rule knows are listed as unrecognized, with a fingerprint, the deepest verl
+  frame and the phase (from the Ray envelope or the frames).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from time import perf_counter
+
+from verl_doctor.catalog.load import Catalog, Target
+from verl_doctor.catalog.rule import Rule
+from verl_doctor.common.records import field, record, replace
+from verl_doctor.engine.context import ContextCollector
+from verl_doctor.engine.fingerprint import fingerprint
+from verl_doctor.engine.line_kinds import ExceptionLine, Frame, describe_phase
+from verl_doctor.engine.normalize import Line, Worker, strip_ansi
+from verl_doctor.engine.prefilter import LineSearcher
+from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
+
+    from verl_doctor.engine.fallbacks import Fallback
+
+# A rule whose regexes time out this often, or spend this long at more than SLOW_SEARCH a
+# search on average, is switched off for the rest of the run: no rule can stall a run.
+RULE_MAX_TIMEOUTS = 3
+RULE_TIME_BUDGET = 1.0  # seconds
+SLOW_SEARCH = 0.001  # seconds: healthy rules take microseconds
+OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
+MAX_EVIDENCE = 3
+MAX_WORKERS = 256
+MAX_UNRECOGNIZED = 20
+MAX_ENVELOPES = 64
+FRAME_LOOKBACK = 80
+_CONF_RANK = {"high": 0, "medium": 1, "low": 2}
+_GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
+# What starts a new log record rather than continuing a wrapped one.
+_NEW_RECORD = re.compile(
+    r"^\s*(?:\((?:\w+ )?pid=|\[|Traceback |File \"|During handling|The above exception|"
+    r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
+    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
+)
+_ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
+_CONFIG_CHECK_TYPES = {"AssertionError", "ValueError", "TypeError", "KeyError", "NotImplementedError"}
+
+
+@record
+class _Occurrence:
+    worker: Worker
+    last_line: int
+
+
+@record
+class _RuleState:
+    rule: Rule
+    first: Line | None = None
+    first_conf: str = "low"
+    best_conf: str = "low"
+    evidence: list[Line] = field(default_factory=list)
+    evidence_worker: Worker | None = None
+    count: int = 0
+    envelope_count: int = 0
+    workers: dict[tuple[object, ...], Worker] = field(default_factory=dict)
+    envelope_workers: dict[tuple[object, ...], Worker] = field(default_factory=dict)
+    workers_total: int = 0
+    hosts: set[str] = field(default_factory=set)
+    occurrences: dict[tuple[object, ...], int] = field(default_factory=dict)  # worker -> last line
+    groups: dict[str, str] = field(default_factory=dict)
+    phase: str | None = None
+    phase_detail: str | None = None
+    basis: str = "message"  # what the leading evidence is: message | envelope | clue | exception
+    last_line: int = 0
+
+
+@record
+class _Unknown:
+    line: Line
+    exc: ExceptionLine
+    count: int
+    phase: str | None
+    verl_frame: str | None
+
+
+class Analyzer:
+    """Feeds normalized lines through the catalog; see the module docstring."""
+
+    def __init__(self, catalog: Catalog, lang: str = "en") -> None:
+        self.catalog = catalog
+        self.lang = lang
+        self.searcher = LineSearcher(catalog.literals)
+        self.classifier = Classifier(catalog, self.searcher, self._timed_out_on)
+        self.memo = VerdictMemo(self.classifier)
+        self.states: dict[str, _RuleState] = {}
+        self.warning_states: dict[str, _RuleState] = {}  # hits of warning-level messages
+        self.context = ContextCollector()
+        self.lines_seen = 0
+        self.timeouts: list[str] = []  # one note per rule that timed out
+        self._timed_out: dict[str, tuple[int, int]] = {}  # rule id: (timeouts, index of its note)
+        self._spent: dict[str, list[float]] = {}  # rule id: [seconds, searches]
+        self.switched_off = self.classifier.switched_off
+        self.classifier.on_spent = self._spend
+        self._unknown: dict[str, _Unknown] = {}
+        self._echoes: list[tuple[Line, str | None]] = []
+        self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
+        self._frames: dict[tuple[object, ...], deque[tuple[int, Frame]]] = {}
+        self._clue_hits: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._facts: dict[int, list[tuple[int, dict[str, str]]]] = {}
+        self.sources_order: list[str] = []
+        self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
+        self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
+
+    # ------------------------------------------------------------------ per line
+
+    def add(self, line: Line) -> list[str]:
+        """Analyze one candidate line; returns codes of rules first hit on this line."""
+        self.lines_seen += 1
+        if line.source not in self.sources_order:
+            self.sources_order.append(line.source)
+        text = line.text
+        verdict = self.memo.verdict(text, line.is_config, line)
+        if verdict is None:
+            return []
+        kinds = verdict.kinds
+        if "context" in kinds or line.is_config or "frame" in kinds:
+            self.context.add(line)
+        if line.is_config:
+            return []
+        fr = verdict.frame_of(text)
+        if fr is not None:
+            if fr.is_verl:
+                self._frames_of(line.worker).append((line.number, fr))
+            if len(self._innermost) > MAX_WORKERS:
+                self._innermost.clear()
+            self._innermost[line.worker.key()] = (line.number, fr)
+        env = verdict.envelope_of(text)
+        if env is not None:
+            self._envelopes.append((line, env))
+        new: list[str] = []
+        hit_any = False
+        for rule, spans, warning in verdict.sigs:
+            if spans is not None:
+                hit_any = True
+                groups = groups_at(text, spans)
+                conf = "medium" if env is not None else "high"
+                if warning:
+                    self._record(rule, line, conf, groups, states=self.warning_states)
+                elif self._record(rule, line, conf, groups):
+                    new.append(rule.id)
+        for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
+            if hit:
+                code = self._clue(rule, t, line, verdict)
+                if code:
+                    new.append(code)
+        for ri in verdict.facts:
+            self._fact(ri, line, verdict)
+        if not hit_any and line.follow and fr is None:
+            joined = self._rejoined(line, env)
+            if joined is not None:
+                return new + joined
+        if verdict.envelope_echo and env is not None:
+            self._echoes.append((line, env.inner or None))
+        elif verdict.exception:
+            self._maybe_unknown(line, verdict)
+        elif verdict.echo:
+            self._echoes.append((line, None))
+        return new
+
+    def _rejoined(self, line: Line, env: Any) -> list[str] | None:
+        """Signatures tried on the line joined with the lines that continue it: a message cut by
+        a terminal's or web page's hard wrap (mid-word or at a space), or by a `...<N lines>...`
+        elision. None when no joined form hits; else the codes first found."""
+        pieces = []
+        for nxt in line.follow.split("\n")[:3]:
+            piece = strip_ansi(nxt).rstrip("\r")
+            if _ELISION.match(piece):
+                continue
+            if not piece.strip() or _NEW_RECORD.match(piece):
+                break
+            pieces.append(piece.strip())
+        if not pieces:
+            return None
+        head = line.text
+        for variant in (head + "".join(pieces), head + " " + " ".join(pieces)):
+            present = self.searcher.present(variant)
+            sigs: dict[int, set[int]] = {}
+            for li in present:
+                for t in self.catalog.targets[li]:
+                    if t.kind == "sig" and t.rule >= 0:
+                        sigs.setdefault(t.rule, set()).add(t.index)
+            joined = replace(line, text=variant, follow="")
+            new: list[str] = []
+            hit = False
+            for ri, sig_idx in sigs.items():
+                rule = self.catalog.rules[ri]
+                matched = self._matches(rule, joined, sig_idx)
+                if matched is None:
+                    continue
+                hit = True
+                groups, si = matched
+                conf = "medium" if env is not None else "high"
+                if rule.is_warning(si):
+                    self._record(rule, line, conf, groups, states=self.warning_states)
+                elif self._record(rule, line, conf, groups):
+                    new.append(rule.id)
+            if hit:
+                return new
+        return None
+
+    def _frames_of(self, worker: Worker) -> deque[tuple[int, Frame]]:
+        key = worker.key()
+        frames = self._frames.get(key)
+        if frames is None:
+            if len(self._frames) > MAX_WORKERS:
+                self._frames.clear()
+            frames = self._frames[key] = deque(maxlen=16)
+        return frames
+
+    def _search(self, rule: Rule, pattern: Any, text: str, line: Line) -> Any:
+        if rule.id in self.switched_off:
+            return None
+        start = perf_counter()
+        try:
+            return search(rule, pattern, text, line, self._timed_out_on)
+        finally:
+            self._spend(rule, perf_counter() - start)
+
+    def _spend(self, rule: Rule, seconds: float) -> None:
+        spent = self._spent.get(rule.id)
+        if spent is None:
+            spent = self._spent[rule.id] = [0.0, 0]
+        spent[0] += seconds
+        spent[1] += 1
+        if spent[0] > RULE_TIME_BUDGET and spent[0] > spent[1] * SLOW_SEARCH:
+            self._switch_off(rule, f"its regexes took {spent[0]:.1f} s over {spent[1]:,} searches")
+
+    def _timed_out_on(self, rule: Rule, line: Line) -> None:
+        count, note = self._timed_out.get(rule.id, (0, len(self.timeouts)))
+        if count == 0:
+            self.timeouts.append(
+                f"rule {rule.id} ({rule.path}) timed out on line {line.number} of {line.source}"
+            )
+        self._timed_out[rule.id] = (count + 1, note)
+        if count + 1 >= RULE_MAX_TIMEOUTS:
+            first = self.timeouts[note].rsplit(" timed out ", 1)[-1]
+            self._switch_off(rule, f"its regexes timed out {count + 1} times, first {first}")
+
+    def _switch_off(self, rule: Rule, why: str) -> None:
+        """One note per rule: the switch-off replaces the rule's timeout note."""
+        if rule.id in self.switched_off:
+            return
+        self.switched_off.add(rule.id)
+        message = f"rule {rule.id} ({rule.path}) was switched off for the rest of the run: {why}"
+        _count, note = self._timed_out.get(rule.id, (0, -1))
+        if note >= 0:
+            self.timeouts[note] = message
+        else:
+            self.timeouts.append(message)
+
+    def _matches(self, rule: Rule, line: Line, sig_idx: set[int]) -> tuple[dict[str, str], int] | None:
+        """The named groups and index of the first signature that matches, or None (also when
+        excluded)."""
+        match = None
+        i = -1
+        for i in sorted(sig_idx):
+            match = self._search(rule, rule.signature_re(i), line.text, line)
+            if match:
+                break
+        if not match or self._excluded(rule, line):
+            return None
+        return {k: v for k, v in match.groupdict().items() if v}, i
+
+    def _excluded(self, rule: Rule, line: Line) -> bool:
+        return any(self._search(rule, ex, line.text, line) for ex in rule.exclude_res)
+
+    def _record(
+        self,
+        rule: Rule,
+        line: Line,
+        conf: str,
+        groups: dict[str, str] | None = None,
+        basis: str | None = None,
+        states: dict[str, _RuleState] | None = None,
+    ) -> bool:
+        """Add a hit; True when it is the rule's first. `basis` says what the hit rests on when it
+        is not the rule's own message (medium confidence otherwise means a Ray envelope)."""
+        states = self.states if states is None else states
+        state = states.get(rule.id)
+        is_new = state is None
+        if state is None:
+            state = states[rule.id] = _RuleState(rule)
+        for k, v in (groups or {}).items():
+            state.groups.setdefault(k, v)
+        if state.first is None or _CONF_RANK[conf] < _CONF_RANK[state.first_conf]:
+            # First hit, or a stronger kind of evidence than before: it leads the finding.
+            state.first, state.first_conf = line, conf
+            state.evidence, state.evidence_worker = [line], line.worker
+            state.phase = None
+            state.basis = basis or ("message" if conf == "high" else "envelope")
+        elif (
+            conf == state.first_conf
+            and line.worker == state.evidence_worker
+            and len(state.evidence) < MAX_EVIDENCE
+            and line.source == state.evidence[-1].source
+            and line.number - state.evidence[-1].number <= OCCURRENCE_GAP
+        ):
+            state.evidence.append(line)
+        state.best_conf = state.first_conf
+        state.last_line = max(state.last_line, line.number)
+        self._count(state, line, conf if basis is None else "high")
+        if state.phase is None and conf == state.first_conf:
+            state.phase, state.phase_detail = self._frame_phase(line)
+        return is_new
+
+    def _count(self, state: _RuleState, line: Line, conf: str) -> None:
+        """Occurrences per worker; envelope hits are counted apart (they echo the inner error)."""
+        envelope_hit = conf == "medium"
+        worker = self._raiser(line)
+        key = (line.source, *worker.key(), envelope_hit)
+        last = state.occurrences.get(key)
+        added = line.repeats + (1 if last is None or line.number - last > OCCURRENCE_GAP else 0)
+        state.occurrences[key] = line.number
+        if envelope_hit:
+            state.envelope_count += added
+        else:
+            state.count += added
+        if not worker.is_known():
+            return
+        target = state.envelope_workers if envelope_hit else state.workers
+        if worker.key() not in target:
+            if not envelope_hit:
+                state.workers_total += 1
+            if len(target) < MAX_WORKERS:
+                target[worker.key()] = worker
+        if worker.ip and len(state.hosts) < MAX_WORKERS:
+            state.hosts.add(worker.ip)
+
+    def _raiser(self, line: Line) -> Worker:
+        """Who raised the error on `line`: a driver (TaskRunner) that re-raises a Ray worker's
+        exception prints it after a `RayTaskError(...): ray::WorkerDict.m() (pid=1201, ip=...)`
+        envelope; the error belongs to that worker, not to the driver."""
+        for env_line, env in reversed(self._envelopes):
+            if env_line.source != line.source or env_line.worker != line.worker:
+                continue
+            recent = 0 <= line.number - env_line.number <= FRAME_LOOKBACK
+            if (
+                env.pid is not None
+                and recent
+                and (env.actor, env.pid) != (line.worker.actor, line.worker.pid)
+            ):
+                return Worker(env.actor, env.pid, env.ip)
+            break
+        return line.worker
+
+    def _frame_phase(self, line: Line) -> tuple[str | None, str | None]:
+        """The deepest verl frame the same worker printed just before `line`."""
+        frames = self._frames.get(line.worker.key())
+        if frames:
+            for number, fr in reversed(frames):
+                if 0 <= line.number - number <= FRAME_LOOKBACK:
+                    return describe_phase(fr.func), f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
+        return None, None
+
+    def _envelope_phase(self, line: Line) -> tuple[str | None, str | None]:
+        """A Ray envelope anywhere in the log naming this line's exception type; a worker method
+        (actor_rollout_update_actor) beats the driver's generic `run`."""
+        best = None
+        for env_line, env in self._envelopes:
+            if not env.inner or not (env.inner in line.text or env_line is line):
+                continue
+            if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
+                best = env
+        if best is not None and best.method not in _GENERIC_METHODS:
+            return describe_phase(best.method), f"{best.actor}.{best.method}"
+        return None, None
+
+    def _phase_for(self, line: Line) -> tuple[str | None, str | None]:
+        phase = self._envelope_phase(line)
+        return phase if phase[0] else self._frame_phase(line)
+
+    def _clue(self, rule: Rule, target: Target, line: Line, verdict: Verdict) -> str | None:
+        """A clue pattern matched `line`: a hit when all its clue's patterns matched lately."""
+        ci, pi = target.index, target.part
+        clue = rule.clues[ci]
+        hits = self._clue_hits.setdefault((id(rule), ci), {})
+        recent = hits.setdefault(pi, [])
+        recent.append(line.number)
+        del recent[:-8]
+        lo = line.number - clue.within
+        if len(hits) < len(clue.patterns):
+            return None
+        if not all(any(n >= lo for n in hits.get(p, ())) for p in range(len(clue.patterns))):
+            return None
+        if self.classifier.lazy_excluded(verdict, rule, line.text, line):
+            return None
+        return rule.id if self._record(rule, line, clue.confidence, basis="clue") else None
+
+    def _fact(self, ri: int, line: Line, verdict: Verdict) -> None:
+        rule = self.catalog.rules[ri]
+        found = self._facts.setdefault(ri, [])
+        if len(found) >= 8:
+            return
+        for groups in self.classifier.lazy_facts(verdict, rule, line.text, line):
+            found.append((line.number, groups))
+
+    def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
+        exc = verdict.exception_of(line.text)
+        if (exc is not None or "System error: " in line.text) and self._fallback(line, exc):
+            return
+        if exc is None:
+            return
+        if self._config_check(line, exc):
+            return
+        fp = fingerprint(exc.type, exc.message)
+        known = self._unknown.get(fp)
+        if known is not None:
+            known.count += 1 + line.repeats
+            return
+        if len(self._unknown) >= MAX_UNRECOGNIZED:
+            return
+        phase, detail = self._phase_for(line)
+        frames = self._frames.get(line.worker.key())
+        deepest = None
+        if frames:
+            number, fr = frames[-1]
+            if 0 <= line.number - number <= FRAME_LOOKBACK:
+                deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
+        self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
+
+    def _config_check(self, line: Line, exc: ExceptionLine) -> bool:
+        """An error raised by verl's own config validation (the innermost frame is verl's, in a
+        config module or a validating function, or the message names a config option in full):
+        a config error, its kind told by the message's words."""
+        if exc.type not in _CONFIG_CHECK_TYPES or not exc.message:
+            return False
+        last = self._innermost.get(line.worker.key())
+        if last is None or not 0 <= line.number - last[0] <= 4 or not last[1].is_verl:
+            return False
+        from verl_doctor.catalog.verl_keys import keys_named_in
+        from verl_doctor.engine.fallbacks import config_check
+
+        options = keys_named_in(exc.message)
+        found = config_check(exc.type, exc.message, last[1].path, last[1].func, options)
+        return self._credit(line, found)
+
+    def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
+        """Credit an exception no signature knows to the rule its class and names point at."""
+        from verl_doctor.engine.fallbacks import classify as classify_exception
+
+        found = classify_exception(exc.message if exc else line.text, exc.type if exc else None)
+        return self._credit(line, found)
+
+    def _credit(self, line: Line, found: Fallback | None) -> bool:
+        """Record an answer from the exception's class and names; False when there is none."""
+        if found is None:
+            return False
+        if self._rule_index is None:
+            self._rule_index = {r.id: r for r in self.catalog.rules}
+        rule = self._rule_index.get(found.code)
+        if rule is None:
+            return False
+        self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
+        return True
+
+    # ------------------------------------------------------------------ report
+
+
+def _short_path(path: str) -> str:
+    p = path.replace("\\", "/")
+    i = p.rfind("/verl/")
+    return p[i + 1 :] if i >= 0 else p.rsplit("/", 1)[-1]

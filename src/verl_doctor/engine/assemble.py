@@ -1,0 +1,234 @@
+"""Assembling the report from what the analyzer gathered: one finding per rule (evidence,
+workers, phase, cause and fix steps with placeholders filled), ranked; warnings, promoted
+where they stand for the failure; unrecognized exceptions and echoes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from verl_doctor.catalog.rule import Rule, pick
+from verl_doctor.common.placeholders import fill_placeholders
+from verl_doctor.common.records import replace
+from verl_doctor.common.versions import satisfies
+from verl_doctor.engine.analyze import _CONF_RANK, _CONFIG_CHECK_TYPES, Analyzer, _Unknown
+from verl_doctor.engine.fingerprint import fingerprint
+from verl_doctor.engine.line_kinds import describe_phase, envelope
+from verl_doctor.engine.normalize import Worker
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def report_parts(
+    a: Analyzer, line_totals: dict[str, int] | None = None
+) -> tuple[list[Any], list[Any], list[Any], dict[str, Any]]:
+    """(findings, warnings, unrecognized, context); `line_totals` (lines per source) lets a
+    warning that ends its log stand for the hang that followed it."""
+    from verl_doctor.engine.report import Evidence, Finding, FixOut, Unrecognized, WorkerRef
+
+    context = a.context.to_dict()
+    findings: list[Finding] = []
+    states = [(s, "error") for s in a.states.values()]
+    states += [(s, "warning") for s in a.warning_states.values() if s.rule.id not in a.states]
+    for state, severity in states:
+        rule, first = state.rule, state.first
+        assert first is not None
+        groups = dict(state.groups)
+        for _number, found in a._facts.get(rule.position, []):
+            for k, v in found.items():
+                groups.setdefault(k, v)
+        env_phase = a._envelope_phase(first)
+        if env_phase[0]:
+            state.phase, state.phase_detail = env_phase
+        workers = state.workers or state.envelope_workers
+        count = state.count or state.envelope_count
+        placed = _one_per_process(workers.values())
+        findings.append(
+            Finding(
+                rule=rule.id,
+                name=rule.name,
+                title=pick(rule.title, a.lang),
+                category=rule.category,
+                symptom=rule.symptom,
+                confidence=state.best_conf,
+                first_line=first.number,
+                source=first.source,
+                count=max(count, 1),
+                evidence=tuple(Evidence(e.source, e.number, e.raw.rstrip("\r\n")) for e in state.evidence),
+                cause=fill_placeholders(pick(rule.cause, a.lang), groups),
+                fixes=tuple(_fixes(a, rule, context, groups, FixOut)),
+                pitfalls=tuple(pick(p, a.lang) for p in rule.pitfalls),
+                references=rule.references,
+                workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in placed),
+                hosts=tuple(sorted(state.hosts)),
+                workers_total=max(state.workers_total - (len(workers) - len(placed)), len(placed)),
+                phase=state.phase,
+                phase_detail=state.phase_detail,
+                facts=tuple(sorted(groups.items())),
+                origin=rule.origin,
+                replaces=rule.replaces,
+                basis=state.basis,
+                severity=severity,
+                rule_file=None if rule.origin == "built-in" else rule.path,
+            )
+        )
+    order = {s: i for i, s in enumerate(a.sources_order)}
+
+    def rank(f: Finding) -> tuple[object, ...]:
+        return (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line)
+
+    findings.sort(key=rank)
+    warnings = [f for f in findings if f.severity == "warning"]
+    findings = [f for f in findings if f.severity != "warning"]
+    # An answer from the exception's class alone yields to a rule that explains the same line.
+    explained = {
+        (e.source, e.line) for f in findings if not f.basis.startswith("exception") for e in f.evidence
+    }
+    findings = [
+        f for f in findings if not (f.basis.startswith("exception") and (f.source, f.first_line) in explained)
+    ]
+    promoted = _promoted_warnings(a, warnings, findings, line_totals or {})
+    warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
+    errors = findings
+    weak = [f for f in errors if f.confidence == "low"]
+    if weak and (
+        any(f.confidence == "high" and not f.symptom for f in errors)
+        or (a._unknown and not any(f.confidence == "medium" and not f.symptom for f in errors))
+    ):
+        # Low-confidence findings are guesses from traceback shape for when the decisive
+        # message was cut off. Once a decisive message is in the log, known or not, a guess
+        # must not stand above it: a known one makes them noise, an unknown one keeps them
+        # only as a hint on it.
+        findings = [f for f in findings if f.confidence != "low"]
+    else:
+        weak = []
+    hint = None
+    if weak and a._unknown:
+        hint = "possibly related: " + "; ".join(f"{f.rule} {f.title}" for f in weak)
+    unrecognized = [
+        Unrecognized(
+            source=u.line.source,
+            line=u.line.number,
+            text=u.line.raw.rstrip("\r\n"),
+            exception=u.exc.qualified,
+            count=u.count,
+            phase=u.phase,
+            verl_frame=u.verl_frame,
+            fingerprint=fingerprint(u.exc.type, u.exc.message),
+            hint=_join_hints(_config_hint(a, u), hint if i == 0 else None),
+        )
+        for i, u in enumerate(a._unknown.values())
+    ]
+    if not findings and not unrecognized:
+        unrecognized = _echo_entries(a, Unrecognized)
+    return sorted(findings + promoted, key=rank), warnings, unrecognized, context
+
+
+def _promoted_warnings(
+    a: Analyzer, warnings: list[Any], errors: list[Any], totals: dict[str, int]
+) -> list[Any]:
+    """Warnings that stand for the failure: with no known error, a warning is the best
+    answer when the log shows a failure no rule explains (low confidence), or when it is
+    the last thing a log printed and its rule says such a warning precedes a hang."""
+    if not warnings or any(not f.symptom for f in errors):
+        return []
+    failed = bool(a._unknown or a._echoes)
+    out = []
+    for f in warnings:
+        state = a.warning_states[f.rule]
+        last = state.evidence[-1].number if state.evidence else f.first_line
+        at_end = state.rule.fatal_at_end is not None and (
+            totals.get(f.source, last) - max(last, state.last_line) <= state.rule.fatal_at_end
+        )
+        if at_end:  # the rule holds such a warning to precede a hang: as sure as its hit
+            out.append(replace(f, basis=f"warning: {f.basis}"))
+        elif failed and state.rule.fatal_at_end is None:
+            out.append(replace(f, confidence="low", basis=f"warning: {f.basis}"))
+    return out
+
+
+def _config_hint(a: Analyzer, u: _Unknown) -> str | None:
+    """An error verl raised that names config options: say which, so the user knows where to look."""
+    if u.verl_frame is None or u.exc.type not in _CONFIG_CHECK_TYPES:
+        return None
+    from verl_doctor.catalog.verl_keys import keys_named_in
+
+    named = keys_named_in(u.exc.message, a.context.to_dict().get("versions", {}).get("verl"))
+    if not named:
+        return None
+    return (
+        f"raised by verl's own check ({u.verl_frame}); it names the config option"
+        + ("s " if len(named) > 1 else " ")
+        + ", ".join(named)
+        + ": check the value you set"
+    )
+
+
+def _echo_entries(a: Analyzer, cls: Any) -> list[Any]:
+    """Only envelopes and echoes survived: say what is known and where to look."""
+    out: list[Any] = []
+    seen: set[str] = set()
+    for line, inner in a._echoes:
+        key = f"{inner}:{line.text[:60]}"
+        if key in seen or len(out) >= 5:
+            continue
+        seen.add(key)
+        env = envelope(line.text)
+        phase = describe_phase(env.method) if env and env.method not in ("run",) else None
+        hint = (
+            "the exception that caused this was cut off: look above it in the full log for the "
+            "first line of the form 'SomeError: message'"
+        )
+        if inner:
+            hint = f"a {inner} was raised" + (f" while {phase}" if phase else "") + "; " + hint
+        out.append(
+            cls(
+                source=line.source,
+                line=line.number,
+                text=line.raw.rstrip("\r\n"),
+                exception=inner,
+                kind="echo",
+                phase=phase,
+                hint=hint,
+            )
+        )
+    return out
+
+
+def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, str], cls: Any) -> list[Any]:
+    verl_version = context.get("versions", {}).get("verl")
+    overrides: dict[str, str] = context.get("overrides", {})
+    out = []
+    if rule.suggest == "config-key" and groups.get("key"):
+        from verl_doctor.engine.suggest import config_key_steps
+
+        for step, commands in config_key_steps(
+            groups["key"], groups.get("value"), verl_version, overrides, a.lang
+        ):
+            out.append(cls(step, commands, None, ()))
+    for fix in rule.fixes:
+        if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
+            continue
+        notes: tuple[str, ...] = ()
+        if overrides:
+            from verl_doctor.catalog.verl_keys import overrides_in
+
+            notes = tuple(
+                f"you set {k}={overrides[k]}" for k, _ in overrides_in(fix.commands) if k in overrides
+            )
+        commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
+        out.append(cls(fill_placeholders(pick(fix.step, a.lang), groups), commands, fix.verl, notes))
+    return out
+
+
+def _join_hints(*hints: str | None) -> str | None:
+    return "; ".join(h for h in hints if h) or None
+
+
+def _one_per_process(workers: Iterable[Worker]) -> list[Worker]:
+    """The workers, without a prefix that lacks the host (`(TaskRunner pid=77123)`) when the
+    same process also printed with it (`(TaskRunner pid=77123, ip=10.0.0.1)`)."""
+    workers = list(workers)
+    placed = {(w.actor, w.pid, w.rank) for w in workers if w.ip is not None}
+    return [w for w in workers if w.ip is not None or (w.actor, w.pid, w.rank) not in placed]

@@ -1,0 +1,196 @@
+"""Run context: what the log says about the run (versions, GPUs, entry point, Hydra overrides).
+
+Read from verl's `scripts/diagnose.py` banner, pip listings, vLLM's engine banner, NCCL and
+CUDA version strings, site-packages paths in frames, Hydra's `Error executing job with
+overrides: [...]` line and the launch command. Fix steps use it (version-bound steps, "you set
+key=value" notes).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from verl_doctor.engine.normalize import Line
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from re import Match
+    from typing import Any
+
+_MAX_OVERRIDES = 400
+_MAX_IDLE = 4096
+_MAX_VALUE = 200
+_PACKAGES = "|".join(
+    ("verl", "torch", "vllm", "sglang", "ray", "transformers", "flash[-_]attn", "megatron[-_]core")
+    + ("tensordict", "peft", "deepspeed", "accelerate")
+)
+_SECTION = re.compile(r"^-{3,}\s*(?P<name>Python|Pip|verl|Platform|Hardware|Environment|System) Info\s*-{3,}")
+_BANNER_VERSION = re.compile(r"^Version\s+:\s*(?P<v>\d[\w.+-]*)")
+_BANNER_PKG = re.compile(rf"^(?P<pkg>{_PACKAGES})\s*:\s*(?P<v>\d[\w.+-]*)\s*$")
+_PIN = re.compile(rf"(?:^|\s)(?P<pkg>{_PACKAGES})(?:==|\s{{2,}}|\s+version\s+)(?P<v>\d+\.\d+[\w.+-]*)")
+_VLLM_ENGINE = re.compile(r"LLM engine \(v(?P<v>\d+\.\d+[\w.+-]*)\)")
+_NCCL = re.compile(r"NCCL version (?P<v>\d+\.\d+\.\d+)")
+_CUDA_RUNTIME = re.compile(r"CUDA (?:Runtime\s*:|Version:)\s*(?P<v>\d+\.\d+)")
+_TORCH_CU = re.compile(r"\b(?P<v>2\.\d+\.\d+)\+cu(?P<cu>1\d{2,3})\b")
+_PYTHON_PATH = re.compile(r"python(?P<v>3\.\d{1,2})/(?:site|dist)-packages/")
+_GPU_MODEL = re.compile(
+    r"\b(?P<gpu>(?:NVIDIA|Tesla)\s+(?:GeForce\s+)?(?:RTX\s+)?[A-Z]{1,3}\d{1,4}[A-Za-z0-9-]*(?:\s+\d+GB)?(?:\s+HBM\d)?)"
+)
+_GPU_COUNT = re.compile(r"GPU Count\s*:\s*(?P<n>\d+)")
+_GPU_CAPACITY = re.compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
+_ENTRY = re.compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
+_OVERRIDES = re.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
+
+
+class ContextCollector:
+    """Accumulates context from normalized lines; bounded in size."""
+
+    def __init__(self) -> None:
+        self.versions: dict[str, str] = {}
+        self.gpu: dict[str, Any] = {}
+        self.overrides: dict[str, str] = {}
+        self.entry_point: str | None = None
+        self.command: str | None = None
+        self._section: str | None = None
+        self._last_command = ""
+        self._idle_on_repeat: set[str] = set()  # texts a second reading would change nothing by
+
+    def add(self, line: Line) -> None:
+        text = line.text
+        if text in self._idle_on_repeat and "Error executing job with overrides" not in line.raw:
+            return
+        sec = _SECTION.match(text)
+        if sec:
+            self._section = sec.group("name")
+            return
+        if self._section:
+            self._banner(text)
+        for pin in _PIN.finditer(text):
+            self._version(pin.group("pkg"), pin.group("v"))
+        m: Match[str] | None
+        for pattern, name in ((_VLLM_ENGINE, "vllm"), (_NCCL, "nccl")):
+            m = pattern.search(text)
+            if m:
+                self._version(name, m.group("v"))
+        m = _CUDA_RUNTIME.search(text)
+        if m:
+            self._version("cuda", m.group("v"))
+        m = _TORCH_CU.search(text)
+        if m and ("torch" in text or "+cu" in text):
+            cu = m.group("cu")
+            self._version("cuda", f"{cu[:-1]}.{cu[-1]}")
+        m = _PYTHON_PATH.search(text)
+        if m:
+            self.versions.setdefault("python", m.group("v"))
+        self._gpus(text)
+        if "verl." in text or "recipe." in text:
+            self._command(line)
+        elif not (_BANNER_VERSION.match(text) or _BANNER_PKG.match(text) or _GPU_COUNT.search(text)):
+            # Everything this text did keeps the first value seen (versions, GPU model and
+            # memory): reading it again changes nothing, so a repeat is skipped. Not so for
+            # banners, GPU counts, commands and sections, which later lines may overwrite.
+            if len(self._idle_on_repeat) >= _MAX_IDLE:
+                self._idle_on_repeat.clear()
+            self._idle_on_repeat.add(text)
+        if "Error executing job with overrides" in line.raw:
+            self._hydra_overrides(line.raw)
+
+    def _banner(self, text: str) -> None:
+        m = _BANNER_VERSION.match(text)
+        if m and self._section in ("Python", "verl"):
+            self._version("python" if self._section == "Python" else "verl", m.group("v"), force=True)
+            return
+        m = _BANNER_PKG.match(text)
+        if m:
+            self._version(m.group("pkg"), m.group("v"), force=True)
+
+    def _version(self, pkg: str, version: str, force: bool = False) -> None:
+        pkg = pkg.lower().replace("_", "-")
+        if force or pkg not in self.versions:
+            self.versions[pkg] = version[:40]
+
+    def _gpus(self, text: str) -> None:
+        m = _GPU_MODEL.search(text)
+        if m and "model" not in self.gpu:
+            self.gpu["model"] = m.group("gpu").strip()
+        m = _GPU_COUNT.search(text)
+        if m:
+            self.gpu["count"] = int(m.group("n"))
+        m = _GPU_CAPACITY.search(text)
+        if m and "memory" not in self.gpu:
+            self.gpu["memory"] = m.group("cap")
+
+    def _command(self, line: Line) -> None:
+        m = _ENTRY.search(line.text)
+        if not m or line.text == self._last_command:
+            return  # a relaunch echoes the same command: parsing it again adds nothing
+        self._last_command = line.text
+        if self.entry_point is None:
+            self.entry_point = m.group("entry")
+            self.command = line.text[:2000]
+        try:
+            tokens = shlex.split(line.text[m.end() :], posix=True)
+        except ValueError:
+            tokens = line.text[m.end() :].split()
+        self._add_overrides(t for t in tokens if "=" in t and not t.startswith("-"))
+
+    def _hydra_overrides(self, raw: str) -> None:
+        m = _OVERRIDES.search(raw)
+        if not m:
+            return
+        text = m.group("list")
+        end = _list_end(text)
+        try:
+            import ast  # only for a printed override list
+
+            items = ast.literal_eval(text[: end + 1]) if end >= 0 else []
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            return
+        if isinstance(items, list):
+            self._add_overrides(str(i) for i in items)
+
+    def _add_overrides(self, items: Any) -> None:
+        for item in items:
+            key, _, value = item.partition("=")
+            key = key.lstrip("+~")
+            if not re.fullmatch(r"[A-Za-z_][\w.\-]*", key):
+                continue
+            if len(self.overrides) >= _MAX_OVERRIDES and key not in self.overrides:
+                return
+            self.overrides[key] = value[:_MAX_VALUE]
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.versions:
+            out["versions"] = dict(sorted(self.versions.items()))
+        gpu = dict(self.gpu)
+        nodes, per_node = self.overrides.get("trainer.nnodes"), self.overrides.get("trainer.n_gpus_per_node")
+        if "count" not in gpu and per_node and per_node.isdigit():
+            gpu["requested"] = int(per_node) * (int(nodes) if nodes and nodes.isdigit() else 1)
+        if gpu:
+            out["gpu"] = gpu
+        if self.entry_point:
+            out["entry_point"] = self.entry_point
+        if self.overrides:
+            out["overrides"] = self.overrides
+        return out
+
+
+def _list_end(text: str) -> int:
+    """Index of the `]` closing the Python list literal at the start of `text`, or -1."""
+    quote: str | None = None
+    escaped = False
+    for i, ch in enumerate(text):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "]":
+            return i
+    return -1

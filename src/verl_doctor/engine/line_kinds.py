@@ -1,0 +1,174 @@
+"""What a normalized line is, apart from rule hits: an exception, a traceback frame, a Ray or
+Hydra envelope around another error, or an echo that only points elsewhere.
+
+The prefilter literals that bring these lines to the analyzer are `INTERNAL_LITERALS`, in the
+catalog (which compiles them with the rules' own).
+"""
+
+from __future__ import annotations
+
+import re
+
+from verl_doctor.common.records import record
+
+_EXCEPTION = re.compile(
+    r"^(?:raise\s+)?(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
+    r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|KeyboardInterrupt|SystemExit|StopIteration)"
+    r"(?:\((?P<inner>[\w.]+)\))?(?P<rest>:.*|\s*$)"
+)
+_ENVELOPE = re.compile(
+    r"(?:RayTaskError|RayActorError)\((?P<inner>[\w.]+)\)\s*:\s*"
+    r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?P<actor>[A-Za-z_][\w]*)\.(?P<method>[\w]+)\(\)"
+    r"(?:(?:\x1b?\[\d+m)?\s*\(pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\d.:a-fA-F]+))?)?"
+    r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
+)
+_FRAME = re.compile(r'File "(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)')
+_ECHO = re.compile(
+    r"Error executing job with overrides|HYDRA_FULL_ERROR|ActorDiedError|"
+    r"The actor died (?:because of an error raised in its creation task|unexpectedly)|"
+    r"Exception raised in creation task|Unhandled error \(suppress with|ChildFailedError"
+)
+_BENIGN = re.compile(
+    r"Warning\b|^Exception ignored in|Failed to read commit hash|No module named 'vllm\._version'|"
+    r"^During handling of the above exception|^The above exception was the direct cause|"
+    r"^Traceback \(most recent call last\)|Error executing job|^ERROR:?\s*$"
+)
+# A generic wrapper whose own type says nothing about the cause.
+_WRAPPER_TYPES = {
+    "RayTaskError",
+    "RaySystemError",
+    "ActorDiedError",
+    "RayActorError",
+    "ChildFailedError",
+    "HydraException",
+    "InstantiationException",
+}
+
+
+@record(frozen=True)
+class ExceptionLine:
+    type: str  # e.g. "ValueError"
+    qualified: str  # e.g. "torch.OutOfMemoryError"
+    message: str
+
+
+@record(frozen=True)
+class Envelope:
+    inner: str  # exception type named inside RayTaskError(...)
+    actor: str  # TaskRunner, WorkerDict, ...
+    method: str  # run, actor_rollout_compute_log_prob, ...
+    pid: int | None = None  # the actor that raised it: `ray::WorkerDict.x() (pid=1201, ip=...)`
+    ip: str | None = None
+
+
+@record(frozen=True)
+class Frame:
+    path: str
+    line: int
+    func: str
+
+    @property
+    def is_verl(self) -> bool:
+        return is_verl_path(self.path)
+
+
+_PACKAGE_DIRS = ("site-packages", "dist-packages")
+# A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
+_ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
+
+
+def is_verl_path(path: str) -> bool:
+    """True for a file of verl's own code: under site-packages, the installed package is the
+    folder right after the last site-packages (so `envs/verl/.../site-packages/omegaconf` is
+    omegaconf); elsewhere, a source checkout's `verl/` folder that is not an environment's root."""
+    parts = path.replace("\\", "/").split("/")
+    for marker in _PACKAGE_DIRS:
+        if marker in parts:
+            rest = parts[len(parts) - parts[::-1].index(marker) :]
+            if rest and rest[0].endswith(".egg"):  # site-packages/verl-0.4-py3.10.egg/verl/...
+                rest = rest[1:]
+            return len(rest) > 1 and rest[0] == "verl"
+    return any(
+        part == "verl"
+        and parts[i + 1] not in _ENV_LAYOUT
+        and (i == 0 or parts[i - 1] not in ("envs", "versions"))
+        for i, part in enumerate(parts[:-1])
+    )
+
+
+def exception_line(text: str) -> ExceptionLine | None:
+    m = _EXCEPTION.match(text)
+    if not m:
+        return None
+    etype = m.group("type")
+    if etype in _WRAPPER_TYPES or _BENIGN.search(text):
+        return None
+    rest = m.group("rest").lstrip(":").strip()
+    return ExceptionLine(etype, (m.group("qual") or "") + etype, rest)
+
+
+def envelope(text: str) -> Envelope | None:
+    m = _ENVELOPE.search(text)
+    if not m:
+        return None
+    if m.group("inner"):
+        pid = int(m.group("pid")) if m.group("pid") else None
+        return Envelope(
+            m.group("inner").rsplit(".", 1)[-1], m.group("actor"), m.group("method"), pid, m.group("ip")
+        )
+    return Envelope("", m.group("actor2"), m.group("method2"))
+
+
+def frame(text: str) -> Frame | None:
+    m = _FRAME.search(text)
+    return Frame(m.group("path"), int(m.group("line")), m.group("func")) if m else None
+
+
+def is_echo(text: str) -> bool:
+    return bool(_ECHO.search(text))
+
+
+def frame_match(text: str) -> re.Match[str] | None:
+    """The raw match behind `frame`, for callers that keep its spans."""
+    return _FRAME.search(text)
+
+
+# Every pattern above, for checks that need to reason about all of them (verdict.py).
+PATTERNS = (_EXCEPTION, _ENVELOPE, _FRAME, _ECHO, _BENIGN)
+WRAPPER_TYPES = frozenset(_WRAPPER_TYPES)
+
+
+_PHASES = (
+    ("save_checkpoint", "saving a checkpoint"),
+    ("load_checkpoint", "loading a checkpoint"),
+    ("model_merger", "merging a checkpoint"),
+    ("update_weights", "syncing weights to the rollout engine"),
+    ("sync_rollout_weights", "syncing weights to the rollout engine"),
+    ("_build_rollout", "building the rollout engine"),
+    ("launch_servers", "launching the rollout servers"),
+    ("AgentLoopManager", "starting the agent-loop rollout"),
+    ("generate_sequences", "rollout (generation)"),
+    ("compute_ref_log_prob", "computing reference log-probs"),
+    ("compute_log_prob", "computing log-probs"),
+    ("compute_values", "computing critic values"),
+    ("update_actor", "updating the actor"),
+    ("update_policy", "updating the actor"),
+    ("update_critic", "updating the critic"),
+    ("init_model", "initializing a model"),
+    ("_build_model_optimizer", "initializing a model"),
+    ("init_workers", "starting the workers"),
+    ("_validate", "validation"),
+    ("val_reward_fn", "validation"),
+    ("reward", "computing rewards"),
+    ("__getitem__", "loading data"),
+    ("_create_dataloader", "loading data"),
+    ("fit", "the training loop"),
+)
+
+
+def describe_phase(name: str) -> str:
+    """A short human phrase for an envelope method or frame function, or the name itself."""
+    for key, label in _PHASES:
+        if key in name:
+            return label
+    return name

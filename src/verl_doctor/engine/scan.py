@@ -1,0 +1,216 @@
+"""Streaming scan: bytes in, candidate lines out.
+
+A block is searched once for the anchors (prefilter.BlockSearcher); only the lines around a hit
+are cut out, decoded and normalized. Nothing is decoded or stripped for the rest of the block,
+which keeps a gigabyte of healthy log close to the speed of reading it.
+
+Line numbers count `\\n` (as editors and `grep -n` do); tqdm's `\\r` redraws split a line into
+segments, each matched on its own. An input with `\\r` but no `\\n` in its first DECIDE_BYTES
+uses `\\r` as its line end; until a `\\n` arrives or that much is read, the input is held back,
+so the choice never depends on how the stream happens to be cut into blocks. A line longer
+than MAX_CARRY is scanned in windows, so memory stays flat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from verl_doctor.engine.normalize import REWRITE_MARKERS, Line, Recipe, normalize, strip_ansi
+from verl_doctor.engine.prefilter import BlockSearcher, LineSearcher
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
+
+MAX_CARRY = 1024 * 1024  # longest partial line kept between blocks
+OVERLAP = 4096  # bytes of an over-long line kept so a literal across a window edge is found
+MAX_SEGMENT = 16 * 1024  # text around a hit handed to the regexes (bounded confirm stage)
+PREFIX_BYTES = 512  # start of an over-long line kept for its worker prefix
+PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
+WRAP_MIN = 40  # a line this long may have been hard-wrapped: the lines after it come along
+FOLLOW_BYTES = 1024  # how much of the lines after it
+FOLLOW_LINES = 3
+DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
+
+
+class LineScanner:
+    """Cuts candidate lines out of one source's byte stream."""
+
+    def __init__(
+        self,
+        searcher: BlockSearcher,
+        source: str,
+        literals: LineSearcher | None = None,
+        recipes: dict[bytes, Recipe] | None = None,
+        wait_for_follow: bool = True,
+    ) -> None:
+        self.searcher = searcher
+        self.recipes = recipes  # when given, lines alike but for digits are normalized once
+        self.literals = literals  # when given, segments holding none of them are dropped early
+        self.source = source
+        self.line_no = 1  # number of the first line in the carry
+        self._carry = b""
+        self._long_prefix: bytes | None = None  # start of the current over-long line
+        self._cr_mode: bool | None = None
+        self.bytes_seen = 0
+        # Candidate lines waiting for the lines after them, which a block end cut off; lines
+        # leave in order, so the answer never depends on where the input was cut into blocks.
+        self._waiting: list[list[Any]] = []  # [line_no, raw, prefix, follow bytes, complete, stripped]
+        self.wait_for_follow = wait_for_follow
+
+    def feed(self, data: bytes | bytearray, size: int | None = None) -> Iterator[Line]:
+        """Scan `data[:size]`. `data` may be a buffer the caller reuses once this is consumed:
+        nothing but the short unfinished last line is copied out of it."""
+        n = len(data) if size is None else size
+        self.bytes_seen += n
+        if self._cr_mode is None:
+            if data.find(b"\n", 0, n) >= 0:
+                self._cr_mode = False
+            elif len(self._carry) + n < DECIDE_BYTES:
+                self._carry += bytes(data[:n])  # undecided: wait for a newline or more input
+                return
+            else:
+                self._decide_cr(b"\r" in data[:n])
+        if self._cr_mode:
+            data, n = bytes(data[:n]).replace(b"\r", b"\n"), n
+        pos = 0
+        if self._carry:
+            first_nl = data.find(b"\n", 0, n)
+            if first_nl < 0:
+                yield from self._overlong(self._carry + bytes(data[:n]))
+                return
+            head = self._carry + bytes(data[: first_nl + 1])
+            self._carry = b""
+            yield from self._scan(head, 0, len(head))
+            self._long_prefix = None
+            pos = first_nl + 1
+        last = data.rfind(b"\n", pos, n)
+        if last < 0:
+            yield from self._overlong(bytes(data[pos:n]))
+            return
+        yield from self._scan(data, pos, last + 1)
+        self._carry = bytes(data[last + 1 : n])
+        if len(self._carry) > MAX_CARRY:
+            yield from self._overlong(self._carry)
+
+    def _decide_cr(self, cr_in_block: bool = False) -> None:
+        self._cr_mode = cr_in_block or b"\r" in self._carry
+        if self._cr_mode:
+            self._carry = self._carry.replace(b"\r", b"\n")
+
+    def finish(self) -> Iterator[Line]:
+        if self._cr_mode is None:
+            self._decide_cr()
+            if self._carry:
+                # A `\r`-only input: its complete lines go through the normal scan.
+                buf, self._carry = self._carry, b""
+                yield from self.feed(buf)
+                self.bytes_seen -= len(buf)
+        if self._carry:
+            buf, self._carry = self._carry + b"\n", b""
+            yield from self._scan(buf, 0, len(buf))
+        yield from self._release(final=True)
+        self._long_prefix = None
+
+    def _release(self, more: bytes = b"", final: bool = False) -> Iterator[Line]:
+        """Give the waiting lines the bytes that follow them; emit those that are complete."""
+        for item in self._waiting:
+            if not item[4] and more:
+                item[3] += more[: FOLLOW_BYTES - len(item[3])]
+                item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
+        while self._waiting and (self._waiting[0][4] or final):
+            line_no, raw, prefix, follow, _, stripped = self._waiting.pop(0)
+            yield normalize(
+                self.source, line_no, raw, prefix, self.recipes, stripped, follow.decode("utf-8", "replace")
+            )
+
+    def _may_match(self, raw: str) -> str | None:
+        """`raw` without colour codes, or None when no literal can occur in the normalized
+        segment: most anchor hits in healthy text are not a literal (an anchor is a short piece
+        of one), and deciding that here takes a few microseconds, a fraction of normalizing and
+        analyzing the line. Colour codes may split a literal, so they are stripped first; a
+        segment that normalizing rewrites otherwise is always kept."""
+        text = strip_ansi(raw) if "\x1b" in raw or "[" in raw or "\x9b" in raw else raw
+        assert self.literals is not None
+        if self.literals.any(text) or any(m in text for m in REWRITE_MARKERS):
+            return text
+        return None
+
+    def _overlong(self, buf: bytes) -> Iterator[Line]:
+        """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
+        if len(buf) <= MAX_CARRY:
+            self._carry = buf
+            return
+        if self._long_prefix is None:
+            self._long_prefix = buf[:PREFIX_BYTES]
+        cut = len(buf) - OVERLAP
+        window = buf[:cut] + b"\n"
+        line_no = self.line_no
+        yield from self._scan(window, 0, len(window), count_lines=False)
+        self.line_no = line_no
+        self._carry = buf[cut:]
+
+    def _scan(self, buf: bytes | bytearray, begin: int, end: int, count_lines: bool = True) -> Iterator[Line]:
+        if self._waiting and count_lines:
+            yield from self._release(bytes(buf[begin : min(end, begin + FOLLOW_BYTES)]))
+        view = memoryview(buf)[begin:end]
+        if end - begin >= PARALLEL_BYTES:
+            pending = self.searcher.submit(view)
+            total = buf.count(b"\n", begin, end) if count_lines else 0  # overlaps the search
+            starts = self.searcher.collect(pending)
+            if not starts:
+                self.line_no += total
+                return
+        else:
+            starts = self.searcher.starts(view)
+        counted, line_no = begin, self.line_no
+        seg_end = -1
+        prefix_src = self._long_prefix
+        for s in starts:
+            s += begin
+            if s < seg_end:
+                continue  # another anchor in a segment already taken
+            ls = max(buf.rfind(b"\n", 0, s) + 1, begin)
+            le = buf.find(b"\n", s, end)
+            if le < 0:
+                le = end
+            if count_lines:
+                line_no += buf.count(b"\n", counted, ls)
+                counted = ls
+            seg_start = buf.rfind(b"\r", ls, s) + 1 or ls
+            seg_start = max(seg_start, ls)
+            cr = buf.find(b"\r", s, le)
+            seg_end = le if cr < 0 else cr
+            lo, hi = seg_start, seg_end
+            if hi - lo > MAX_SEGMENT:
+                lo, hi = max(lo, s - MAX_SEGMENT // 4), min(hi, s + 3 * MAX_SEGMENT // 4)
+                seg_end = hi
+            prefix = None
+            if lo > ls or prefix_src is not None:
+                head = (
+                    prefix_src
+                    if prefix_src is not None and ls == 0
+                    else bytes(buf[ls : min(le, ls + PREFIX_BYTES)])
+                )
+                prefix = head.decode("utf-8", "replace")
+            raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
+            stripped = None
+            if self.literals is not None:
+                stripped = self._may_match(raw)
+                if stripped is None:
+                    continue
+            follow = b""
+            if hi == le and hi - lo >= WRAP_MIN and count_lines:
+                follow_end = min(end, le + 1 + FOLLOW_BYTES)
+                follow = bytes(buf[le + 1 : follow_end])
+                if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
+                    self._waiting.append([line_no, raw, prefix, follow, False, stripped])
+                    continue
+            if self._waiting:
+                self._waiting.append([line_no, raw, prefix, follow, True, stripped])
+                continue
+            yield normalize(
+                self.source, line_no, raw, prefix, self.recipes, stripped, follow.decode("utf-8", "replace")
+            )
+        if count_lines:
+            self.line_no = line_no + buf.count(b"\n", counted, end)
