@@ -3,9 +3,11 @@ them, `rules lint` prints them."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from verl_doctor.common.records import record
+
+TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @record(frozen=True)
