@@ -182,6 +182,17 @@ def test_secrets_in_the_command_are_redacted(run_cli, base: list[str]) -> None: 
         assert secret not in proc.stdout.decode()
 
 
+def test_text_headline_speaks_of_the_command_not_of_a_log(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    bad = run_cli(["check", "--verl-version", "0.9.1", "--", *PPO, *base, "data.train_batch=8"])
+    first = bad.stdout.decode().splitlines()[0]
+    assert "1 problem verl would stop on in <command>" in first and "known error" not in first
+    # Issues of the defaults have no line of the command to point at: no `<command>:0`.
+    defaults = run_cli(["check", "--verl-version", "0.9.1", "--", *PPO, "data.train_batch_size=16"])
+    assert "<command>:0" not in defaults.stdout.decode() and "(defaults)" in defaults.stdout.decode()
+    good = run_cli(["check", "--verl-version", "0.9.1", "--", *PPO, *base])
+    assert good.returncode == 0 and "passes verl's start-up checks" in good.stdout.decode().splitlines()[0]
+
+
 @pytest.mark.parametrize("fmt", ["markdown", "github"])
 def test_other_formats(run_cli, base: list[str], fmt: str) -> None:  # type: ignore[no-untyped-def]
     proc = run_cli(["check", "-f", fmt, "--verl-version", "0.9.1", "--", *PPO, *base, "data.train_batch=8"])

@@ -172,3 +172,127 @@ def test_a_runtime_error_inside_verl_is_not_called_a_config_error() -> None:
     )
     report = diagnose_text(text, _CATALOG)
     assert not report.findings and report.unrecognized
+
+
+_SITE = "/usr/local/lib/python3.10/dist-packages"
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # The rollout engines' and transformers' own argument checks, naming the option.
+        (
+            "ValueError: speculative_draft_tensor_parallel_size=2 is not supported for this draft model.",
+            f"{_SITE}/vllm/config.py",
+            "CFG010",
+        ),
+        (
+            "ValueError: Unknown kv_cache_dtype fp9. Choose from auto, fp8.",
+            f"{_SITE}/sglang/srt/server_args.py",
+            "CFG014",
+        ),
+        (
+            "ValueError: --enable-dp-attention requires --dp-size to be set",
+            f"{_SITE}/sglang/srt/server_args.py",
+            "CFG011",
+        ),
+        (
+            "AssertionError: rollout_batch 30 is not divisible by dispatch_world 8",
+            "/opt/verl/verl/utils/seqlen_balancing.py",
+            "CFG004",
+        ),
+        (
+            "NotImplementedError: pipeline_parallel_size > 1 is not supported with enforce_eager=False",
+            f"{_SITE}/vllm/engine/arg_utils.py",
+            "CFG010",
+        ),
+        # A custom module the user pointed verl at.
+        (
+            "TypeError: The custom reward manager in /workspace/rm/my_reward.py must subclass AbstractRewardManager",
+            "/opt/verl/verl/trainer/ppo/reward.py",
+            "CFG008",
+        ),
+    ],
+)
+def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path: str, code: str) -> None:
+    first = diagnose_text(_tb(message, path, "__init__"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+    assert "config check" in first.basis
+
+
+@pytest.mark.parametrize(
+    ("message", "path"),
+    [
+        # What the model is, not how it was configured: no option named, nothing claimed.
+        (
+            "ValueError: Sliding window attention is not supported for this architecture.",
+            f"{_SITE}/vllm/config.py",
+        ),
+        (
+            "AssertionError: only LayerNorm is supported for now",
+            "/opt/verl/verl/models/mcore/config_converter.py",
+        ),
+        # A checkpoint's contents, read by a function whose name holds "check" only inside "checkpoint".
+        (
+            "AssertionError: rng state not found in dict_keys(['model', 'extra_state']).",
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+        ),
+        # The same words raised by the user's own code: not the stack's check of its settings.
+        ("ValueError: max_len_tokens must be greater than 0", "/home/me/project/train_utils.py"),
+    ],
+)
+def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
+    message: str, path: str
+) -> None:
+    report = diagnose_text(_tb(message, path, "load_checkpoint"), _CATALOG)
+    assert not report.findings and report.unrecognized
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "package"),
+    [
+        (
+            "NotImplementedError: Support for sglang>=0.5 with the FSDP backend is not implemented",
+            "ENV004",
+            "sglang",
+        ),
+        ("RuntimeError: Ray version 2.43 or higher is required, but found 2.40.0", "ENV013", "ray"),
+        (
+            "ValueError: Calling `x()` needs the installed version of bitsandbytes to be newer",
+            "ENV013",
+            "bitsandbytes",
+        ),
+        ("RuntimeError: this feature needs transformers>=4.56 (found 4.51.3)", "ENV010", "transformers"),
+    ],
+)
+def test_a_message_naming_the_version_a_package_needs_is_a_version_mismatch(
+    message: str, code: str, package: str
+) -> None:
+    found = classify(message.split(": ", 1)[1], message.split(":", 1)[0])
+    assert found is not None and (found.code, found.groups.get("package")) == (code, package)
+
+
+@pytest.mark.parametrize(
+    ("message", "pkg"),
+    [
+        ("ImportError: The package `optimum` is required to use this feature.", "optimum"),
+        ("ImportError: Using gguf requires `gguf`. Please run pip install gguf", "gguf"),
+        ("RuntimeError: please ensure the 'sglang' package is properly installed", "sglang"),
+    ],
+)
+def test_a_message_asking_to_install_a_package_is_a_missing_dependency(message: str, pkg: str) -> None:
+    first = diagnose_text(_tb(message, f"{_SITE}/transformers/utils/import_utils.py"), _CATALOG).findings[0]
+    assert first.rule == "ENV009" and dict(first.facts).get("pkg") == pkg
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("OSError: /models/Qwen3-8B does not appear to have a file named config.json.", "CFG017"),
+        ("ValueError: Cannot find /data/gsm8k/train.parquet, check data.train_files", "CFG013"),
+        ("FileNotFoundError: function_tool_path does not exist: /workspace/tools/search.py", "CFG008"),
+    ],
+)
+def test_a_path_the_message_says_is_not_there_is_told_by_what_it_is(message: str, code: str) -> None:
+    first = diagnose_text(_tb(message, f"{_SITE}/transformers/configuration_utils.py"), _CATALOG).findings[0]
+    assert first.rule == code, first

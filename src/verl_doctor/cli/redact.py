@@ -17,8 +17,6 @@ if TYPE_CHECKING:
 
     from verl_doctor.cli.options import Values
 
-EXIT_OK, EXIT_UNREADABLE = ExitCode.OK, ExitCode.USAGE
-
 
 def _same_file(a: str, b: str) -> bool:
     try:
@@ -41,28 +39,28 @@ def redact_files(files: Sequence[str], output: str | None) -> int:
         clash = next((f for f in inputs if f != "-" and _same_file(f, output)), None)
         if clash is not None:
             _err(f"redact: -o {output} is the input {clash}: write to another file")
-            return EXIT_UNREADABLE
+            return ExitCode.USAGE
         try:
             out: BinaryIO = open(output, "wb")  # noqa: SIM115 - closed below
         except OSError as exc:
             _err(f"cannot write {output}: {(exc.strerror or str(exc)).lower()}")
-            return EXIT_UNREADABLE
+            return ExitCode.USAGE
     else:
         out = sys.stdout.buffer
-    status = EXIT_OK
+    status = ExitCode.OK
     try:
         for name in inputs:
             try:
                 source = open_path(name)
             except InputError as exc:
                 _err(str(exc))
-                status = EXIT_UNREADABLE
+                status = ExitCode.USAGE
                 continue
             try:
                 _copy(source.filled(), out)
             except InputError as exc:  # what came before a cut was written
                 _err(str(exc))
-                status = EXIT_UNREADABLE
+                status = ExitCode.USAGE
             finally:
                 source.close()
     finally:

@@ -47,6 +47,12 @@ _WORDS = {
         "basis_warning": "weak evidence: a warning printed before the failure, not the failure itself",
         "warnings": "Warnings (printed before a failure; they do not fail the run)",
         "warning": "warning",
+        "check_fail": "problem verl would stop on",
+        "check_fail_plural": "problems verl would stop on",
+        "check_maybe": "may fail at run time",
+        "check_pass": "the command passes verl's start-up checks",
+        "override": "override",
+        "overrides": "overrides",
     },
     "zh": {
         "cause": "原因",
@@ -87,6 +93,12 @@ _WORDS = {
         "basis_warning": "证据弱：这是故障之前打印的警告，而不是故障本身",
         "warnings": "警告（在故障之前打印；它们本身不会使运行失败）",
         "warning": "警告",
+        "check_fail": "个会让 verl 停下的问题",
+        "check_fail_plural": "个会让 verl 停下的问题",
+        "check_maybe": "个可能在运行时失败",
+        "check_pass": "命令能通过 verl 启动时的检查",
+        "override": "个覆盖项",
+        "overrides": "个覆盖项",
     },
 }
 

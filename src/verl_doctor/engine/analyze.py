@@ -55,7 +55,14 @@ _NEW_RECORD = re.compile(
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
-_CONFIG_CHECK_TYPES = {"AssertionError", "ValueError", "TypeError", "KeyError", "NotImplementedError"}
+_CONFIG_CHECK_TYPES = {
+    "AssertionError",
+    "ValueError",
+    "TypeError",
+    "KeyError",
+    "NotImplementedError",
+    "RuntimeError",
+}
 
 
 @record
@@ -441,19 +448,25 @@ class Analyzer:
         self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
 
     def _config_check(self, line: Line, exc: ExceptionLine) -> bool:
-        """An error raised by verl's own config validation (the innermost frame is verl's, in a
-        config module or a validating function, or the message names a config option in full):
-        a config error, its kind told by the message's words."""
+        """An error raised while a library of the stack checked its settings (the innermost frame
+        is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
+        by the message's words."""
         if exc.type not in _CONFIG_CHECK_TYPES or not exc.message:
             return False
         last = self._innermost.get(line.worker.key())
-        if last is None or not 0 <= line.number - last[0] <= 4 or not last[1].is_verl:
+        if last is None or not 0 <= line.number - last[0] <= 4:
             return False
-        from verl_doctor.catalog.verl_keys import keys_named_in
-        from verl_doctor.engine.fallbacks import config_check
+        package = last[1].package
+        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
 
-        options = keys_named_in(exc.message)
-        found = config_check(exc.type, exc.message, last[1].path, last[1].func, options)
+        if package not in STACK_PACKAGES:
+            return False
+        options: list[str] = []
+        if package == "verl":
+            from verl_doctor.catalog.verl_keys import keys_named_in
+
+            options = keys_named_in(exc.message)
+        found = config_check(exc.type, exc.message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
 
     def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:

@@ -74,9 +74,12 @@ def report_parts(
             )
         )
     order = {s: i for i, s in enumerate(a.sources_order)}
+    # Two rules sure of the same line: the catalog's order decides (folders env, config, ...
+    # are read in a fixed order), never the order the prefilter happened to find them in.
+    position = {state.rule.id: state.rule.position for state, _ in states}
 
     def rank(f: Finding) -> tuple[object, ...]:
-        return (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line)
+        return (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line, position[f.rule])
 
     findings.sort(key=rank)
     warnings = [f for f in findings if f.severity == "warning"]

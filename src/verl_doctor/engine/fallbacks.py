@@ -62,6 +62,11 @@ class Fallback:
     basis: str  # what the answer rests on, said to the user
 
 
+def _a(exc_type: str) -> str:
+    """`an AssertionError`, `a ValueError`."""
+    return ("an " if exc_type[:1] in "AEIOU" else "a ") + exc_type
+
+
 def pip_names() -> dict[str, str]:
     """Import name -> pip distribution, for the packages verl users install."""
     global _pip_names
@@ -95,7 +100,9 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         return _missing_module(m["module"].rstrip("."))
     m = _CANNOT_IMPORT.search(message)
     if m and "partially initialized" not in message:
-        return _version_mismatch(m["module"], m["name"], f"an {exc_type or 'ImportError'} from {m['module']}")
+        return _version_mismatch(
+            m["module"], m["name"], f"{_a(exc_type or 'ImportError')} from {m['module']}"
+        )
     m = _NO_ATTRIBUTE.search(message)
     if m and exc_type == "AttributeError" and "partially initialized" not in message:
         top = m["module"].split(".")[0]
@@ -111,6 +118,138 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
             return Fallback("CFG017", {"path": path}, "a FileNotFoundError on a model file")
         if path.lower().endswith(_DATA_SUFFIXES):
             return Fallback("CFG013", {"path": path}, "a FileNotFoundError on a data file")
+    if exc_type is None:
+        return None
+    return (
+        _version_required(message, exc_type)
+        or _install_required(message, exc_type)
+        or _path_missing(message, exc_type)
+    )
+
+
+# A package named next to a version it needs: `vllm>=0.7`, `transformers version >= 4.52.4`,
+# `Ray version 2.43 is required`, `only available in Pytorch >=2.5`, `the installed version of
+# bitsandbytes`.
+_VERSION_NEEDED = re.compile(
+    r"(?<![\w.-])(?P<a>[A-Za-z][\w.-]*?)(?:\s+version)?\s*(?:>=|==|<=|~=|>|<)\s*v?\d+(?:\.\d+)+"
+    r"|(?<![\w.-])(?P<b>[A-Za-z][\w-]*) (?:version )?v?\d+(?:\.\d+)+\+? (?:or (?:higher|later|newer|above) )?"
+    r"(?:is|are) (?:required|needed)"
+    r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
+    r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
+    r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
+    re.I,
+)
+_PACKAGE_ALIASES = {
+    "pytorch": "torch",
+    "megatron-lm": "megatron",
+    "megatron-core": "megatron",
+    "mcore": "megatron",
+}
+_INSTALL_NEEDED = re.compile(
+    r"pip3? install (?:-U |--upgrade |-q )*[`'\"]?(?P<a>[A-Za-z][\w.-]*[A-Za-z0-9])"
+    r"|(?:package|library|module) [`'\"](?P<b>[A-Za-z][\w.-]*)[`'\"] "
+    r"(?:is|are) (?:required|not installed|needed|missing)"
+    r"|ensure (?:that )?(?:the )?[`'\"]?(?P<c>[A-Za-z][\w.-]*)[`'\"]? (?:package )?"
+    r"is (?:properly |correctly )?installed"
+    r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
+    r"(?: to be installed)?(?:[.,;:]|$)"
+    r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed",
+    re.I,
+)
+_RAISING = {
+    "PackageNotFoundError",
+    "ImportError",
+    "ModuleNotFoundError",
+    "RuntimeError",
+    "ValueError",
+    "NotImplementedError",
+    "AssertionError",
+    "TypeError",
+    "EnvironmentError",
+    "OSError",
+    "Exception",
+}
+
+
+def known_package(name: str) -> str | None:
+    """The import name of a package verl's stack uses, from a name as a message prints it."""
+    low = name.lower().strip("`'\".,")
+    low = _PACKAGE_ALIASES.get(low, low)
+    if low in _VERSION_RULES:
+        return low
+    names = pip_names()
+    if low in names or low.replace("-", "_") in names:
+        return low.replace("-", "_")
+    by_dist = {dist.lower(): imp for imp, dist in names.items()}
+    return by_dist.get(low)
+
+
+def _version_required(message: str, exc_type: str) -> Fallback | None:
+    if exc_type not in _RAISING:
+        return None
+    for m in _VERSION_NEEDED.finditer(message):
+        name = next(g for g in m.groups() if g)
+        package = known_package(name)
+        if package:
+            return _version_mismatch(
+                package, package, f"{_a(exc_type)} naming the {package} version it needs"
+            )
+    return None
+
+
+def _install_required(message: str, exc_type: str) -> Fallback | None:
+    if exc_type not in _RAISING:
+        return None
+    for m in _INSTALL_NEEDED.finditer(message):
+        name = next(g for g in m.groups() if g)
+        package = known_package(name) or (name if m.group("a") or m.group("b") or m.group("c") else None)
+        if package == "verl":
+            return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
+        if package:
+            return Fallback(
+                "ENV009",
+                {"module": package, "pkg": pip_distribution(package)},
+                f"{_a(exc_type)} asking to install {package}",
+            )
+    return None
+
+
+_NOT_THERE = re.compile(
+    r"does not exist|doesn't exist|not found|cannot find|can't find|could not find|could not locate|"
+    r"no such file|does not appear to have a file named|is not a (?:directory|file)\b|no config file",
+    re.I,
+)
+_PATH_IN_MESSAGE = re.compile(
+    r"(?<![\w.:/-])(?:/|\./|~/)[\w.@+~-]+(?:/[\w.@+~-]+)*/?|[\w.-]+\.(?:py|json|safetensors|bin|model)\b"
+)
+_MODEL_WORDS = re.compile(
+    r"\b(?:model|tokenizer|config\.json|safetensors|pytorch_model|weights|hf_hub|repo id)", re.I
+)
+
+
+def _path_missing(message: str, exc_type: str) -> Fallback | None:
+    """A path (or a model file's name) the message says is not there: by what it is."""
+    if exc_type not in _RAISING | {
+        "FileNotFoundError",
+        "IOError",
+        "HFValidationError",
+    } or not _NOT_THERE.search(message):
+        return None
+    for m in _PATH_IN_MESSAGE.finditer(message):
+        path = m.group(0).rstrip(".,")
+        low = path.lower()
+        if low.endswith(_DATA_SUFFIXES) and not _MODEL_FILES.search(path):
+            return Fallback("CFG013", {"path": path}, f"{_a(exc_type)}: a data file that is not there")
+        if low.endswith(".py"):
+            return Fallback(
+                "CFG008", {"path": path}, f"{_a(exc_type)}: a custom module file that is not there"
+            )
+        if _MODEL_FILES.search(path) or (_MODEL_WORDS.search(message) and "checkpoint" not in low):
+            return Fallback(
+                "CFG017", {"path": path}, f"{_a(exc_type)}: a model path or file that is not there"
+            )
+    if _MODEL_FILES.search(message.replace(" ", "/")) and _MODEL_WORDS.search(message):
+        return Fallback("CFG017", {}, f"{_a(exc_type)}: a model file that is not there")
     return None
 
 
@@ -138,43 +277,118 @@ def _version_mismatch(module: str, name: str, basis: str) -> Fallback:
     )
 
 
-_CONFIG_FUNC = re.compile(r"validat|check|__post_init__|post_init|_verify|sanity", re.I)
-_CONFIG_PATH = re.compile(r"/config/|/configs?\.py$|_config\.py$")
+_CONFIG_FUNC = re.compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
+_CONFIG_PATH = re.compile(
+    r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
+)
 _CONFIG_KEY = re.compile(
     r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
     r"rollout|actor|ref|model|optim)\.[a-z_][\w.]*[a-z_]"
 )
+# Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
+# rollout engines, transformers, the Megatron stack.
+STACK_PACKAGES = frozenset(("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan"))
+# What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
+_OPTION_TOKEN = re.compile(
+    r"(?<![\w/.-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|"
+    r"\b[a-z]\w*=\S|\b[a-z]+(?:-[a-z]+){2,}\b"
+)
+# A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
+_VALUE_SHOWN = re.compile(
+    r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
+    r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
+    re.I,
+)
+_NOT_AN_OPTION = frozenset(
+    ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
+)
 _MISSING = re.compile(
-    r"must be (?:explicitly )?(?:set|provided|specified|given)|should be (?:set|provided|specified)|"
+    r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)|"
+    r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
     r"is required|are required|must (?:set|specify|provide)|is not set|(?<!\w)missing\b|cannot be None|"
-    r"must not be None|is None",
+    r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)",
     re.I,
 )
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly", re.I)
 _PARALLEL = re.compile(
-    r"tensor_model_parallel|tensor[ _]parallel|pipeline[ _]parallel|context[ _]parallel|ulysses|"
-    r"sequence[ _]parallel|expert[ _]parallel|world[ _]size|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b",
+    r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|context[ _-]parallel|ulysses|"
+    r"sequence[ _-]parallel|expert[ _-]parallel|world[ _]size|\b(?:tp|pp|cp|ep|sp|dp)(?:_size)?\b|"
+    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
+    re.I,
+)
+_MODEL_PARALLEL = re.compile(
+    r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|context[ _-]parallel|ulysses|"
+    r"sequence[ _-]parallel|expert[ _-]parallel|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b|attention heads|num_heads|"
+    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
+    re.I,
+)
+# A parallel size compared with something: `tp > train_tp`, `9 * pp_size: 3 != 28`, `exceeds`.
+_COMPARED = re.compile(
+    r"[<>]=?|!=|==|\bexceed|\blarger|\bbigger|\bgreater|\bless than|\bsmaller|\bequal|\bmatch|\b\d+\b", re.I
+)
+_REFUSED = re.compile(
+    r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
+    r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
+    r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement)|"
+    r"can only be|only supports?\b|only support(?:ed)?\b|"
+    r"cannot be (?:used|set|combined|enabled|empty)|can ?not set|cannot set|not allowed|greater than|"
+    r"less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
+    r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
+    r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
+    r"(?:only|just) supports?\b",
     re.I,
 )
 
 
+_CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
+
+
 def config_check(
-    exc_type: str, message: str, path: str, func: str, options: list[str] | None = None
+    exc_type: str,
+    message: str,
+    path: str,
+    func: str,
+    options: list[str] | None = None,
+    package: str | None = None,
 ) -> Fallback | None:
-    """The config code for an error verl raised while checking its config, or None when the
-    frame and message do not show a config check (`options`: verl's config options the message
-    names)."""
+    """The config code for an error a library of the stack raised while checking its settings,
+    or None when the frame and message do not show such a check (`options`: verl's config
+    options the message names; `package`: the package of the raising frame)."""
     p = path.replace("\\", "/")
-    if not (options or _CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)):
-        return None
+    package = package or "verl"
+    # verl's own validating code speaks of its config whatever its words; elsewhere in the
+    # stack's code, the words must refuse a value, and name the option (or show the value).
+    by_frame = package == "verl" and bool(
+        options or _CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
+    )
+    parallel_sizes = bool(_PARALLEL.search(message) and _COMPARED.search(message))
+    if not by_frame:
+        if package not in STACK_PACKAGES:
+            return None
+        worded = _REFUSED.search(message) or _MISSING.search(message) or _DIVIDE.search(message)
+        if not (worded or parallel_sizes):
+            return None
+        names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
+        if not (names_one or _VALUE_SHOWN.search(message)):
+            return None
+    custom_file = _CUSTOM_FILE.search(message)
+    if custom_file:
+        path_named = custom_file.group("path")
+        return Fallback(
+            "CFG008",
+            {"path": path_named},
+            f"{_a(exc_type)} raised by {package}'s config check, about the custom module {path_named}",
+        )
     if _MISSING.search(message):
         code = "CFG011"
     elif _DIVIDE.search(message):
-        code = "CFG010" if _PARALLEL.search(message) else "CFG004"
-    elif _PARALLEL.search(message):
+        # Batches split over data-parallel ranks are batch arithmetic; a model split is parallelism.
+        code = "CFG010" if _MODEL_PARALLEL.search(message) else "CFG004"
+    elif parallel_sizes:
         code = "CFG010"
     else:
         code = "CFG014"
-    where = p[p.rfind("/verl/") + 1 :] if "/verl/" in p else p.rsplit("/", 1)[-1]
+    where = p[p.rfind("/" + package + "/") + 1 :] if "/" + package + "/" in p else p.rsplit("/", 1)[-1]
     named = f"; it names {', '.join(options)}" if options else ""
-    return Fallback(code, {}, f"an {exc_type} raised by verl's config check in {where} ({func}){named}")
+    whose = "verl's" if package == "verl" else f"{package}'s"
+    return Fallback(code, {}, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")

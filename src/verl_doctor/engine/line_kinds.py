@@ -71,6 +71,12 @@ class Frame:
     def is_verl(self) -> bool:
         return is_verl_path(self.path)
 
+    @property
+    def package(self) -> str | None:
+        """The installed package the file belongs to (`vllm` for .../site-packages/vllm/...),
+        `verl` for verl's own code (also a source checkout and its recipes), else None."""
+        return package_of(self.path)
+
 
 _PACKAGE_DIRS = ("site-packages", "dist-packages")
 # A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
@@ -94,6 +100,22 @@ def is_verl_path(path: str) -> bool:
         and (i == 0 or parts[i - 1] not in ("envs", "versions"))
         for i, part in enumerate(parts[:-1])
     )
+
+
+def package_of(path: str) -> str | None:
+    """See Frame.package."""
+    if is_verl_path(path):
+        return "verl"
+    parts = path.replace("\\", "/").split("/")
+    for marker in _PACKAGE_DIRS:
+        if marker in parts:
+            rest = parts[len(parts) - parts[::-1].index(marker) :]
+            if rest and rest[0].endswith(".egg"):
+                rest = rest[1:]
+            return rest[0] if len(rest) > 1 else None
+    if "recipe" in parts[:-1]:
+        return "verl"  # verl's recipes, run from a checkout
+    return None
 
 
 def exception_line(text: str) -> ExceptionLine | None:

@@ -1,6 +1,6 @@
 """What `verl-doctor env` produces: one result per probe, and the whole report.
 
-Plain frozen dataclasses like the log report (report.py); `EnvReport.to_dict()` is the JSON
+Frozen dataclasses (the env report is built once per run, off the hot path); `EnvReport.to_dict()` is the JSON
 contract of `verl-doctor env --format json` (schema_version 1; fields are only ever added).
 """
 
@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
+
+from verl_doctor.common.exit_codes import ExitCode
 
 SCHEMA_VERSION = 1
 OK, WARN, FAIL, SKIPPED = "ok", "warn", "fail", "skipped"
@@ -59,7 +61,7 @@ class EnvReport:
     @property
     def exit_code(self) -> int:
         """0 when no probe failed, 1 when any did."""
-        return 1 if any(p.status == FAIL for p in self.probes) else 0
+        return ExitCode.FOUND if any(p.status == FAIL for p in self.probes) else ExitCode.OK
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -31,7 +31,8 @@ def render(report: Report) -> str:
         props = [f"title={escape_property(title)}"]
         if f.source and f.source not in ("<stdin>", "<text>", "<command>"):
             props.append(f"file={escape_property(visible(f.source, 300))}")
-            props.append(f"line={f.first_line}")
+            if f.first_line:
+                props.append(f"line={f.first_line}")
         steps = "\n".join(
             f"{i}. {fix.step}" + "".join(f"\n   {c}" for c in fix.commands)
             for i, fix in enumerate(f.fixes, 1)

@@ -58,8 +58,31 @@ def _numbers(values: list[int]) -> str:
     return ", ".join(map(str, values[:3])) + f", …, {values[-1]}"
 
 
+def where_line(source: str, line: int) -> str:
+    """`train.log:12`; a check's `<command>` with no line (defaults) is the source alone."""
+    return f"{visible(source, 80)}:{line}" if line else visible(source, 80)
+
+
+def _check_headline(report: Report, w: dict[str, str], where: str) -> StyledLine:
+    """`check`: what verl would stop on, apart from what may fail once it runs."""
+    fail = sum(1 for f in report.findings if f.confidence == "high")
+    maybe = len(report.findings) - fail
+    out: StyledLine = [("verl-doctor: ", "dim")]
+    if fail:
+        out.append((f"{fail} {w['check_fail'] if fail == 1 else w['check_fail_plural']}", "bold"))
+    else:
+        out.append((w["check_pass"], "bold"))
+    if maybe:
+        out.append((f"; {maybe} {w['check_maybe']}", "warn"))
+    out.append((f" {w['in']} {visible(where, 200)}", ""))
+    out.append((f" ({report.lines:,} {w['override'] if report.lines == 1 else w['overrides']})", "dim"))
+    return out
+
+
 def _headline(report: Report, w: dict[str, str]) -> StyledLine:
     where = ", ".join(report.sources) or "<stdin>"
+    if "check" in report.context:
+        return _check_headline(report, w, where)
     n = len(report.findings)
     if n:
         label = w["known"] if n == 1 else w["known_plural"]
@@ -117,7 +140,7 @@ def _finding(index: int | str, f: Finding, w: dict[str, str], lang: str = "en") 
     out.append([("    ", ""), (f"{w['evidence']}:", "label")])
     for e in f.evidence:
         out.append(
-            [("      ", ""), (f"{visible(e.source, 80)}:{e.line}  ", "dim"), (visible(e.text), "evidence")]
+            [("      ", ""), (f"{where_line(e.source, e.line)}  ", "dim"), (visible(e.text), "evidence")]
         )
     out.append([("    ", ""), (f"{w['cause']}: ", "label"), (visible(f.cause, None), "")])
     out.append([("    ", ""), (fix_label(f, w), "label")])
@@ -143,7 +166,7 @@ def _finding(index: int | str, f: Finding, w: dict[str, str], lang: str = "en") 
 
 def _unrecognized(u: Unrecognized, w: dict[str, str]) -> list[StyledLine]:
     out: list[StyledLine] = [
-        [("  ", ""), (f"{visible(u.source, 80)}:{u.line}  ", "dim"), (visible(u.text), "evidence")]
+        [("  ", ""), (f"{where_line(u.source, u.line)}  ", "dim"), (visible(u.text), "evidence")]
     ]
     meta = []
     if u.count > 1:

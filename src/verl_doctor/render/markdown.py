@@ -9,7 +9,7 @@ import re
 
 from verl_doctor.common.i18n import basis_note, words
 from verl_doctor.engine.report import Finding, Report
-from verl_doctor.render.layout import fix_label, user_rule_note, workers_summary
+from verl_doctor.render.layout import fix_label, user_rule_note, where_line, workers_summary
 from verl_doctor.render.sanitize import visible
 
 MAX_BYTES = 256 * 1024
@@ -68,7 +68,7 @@ def _finding(i: int | str, f: Finding, w: dict[str, str], lang: str = "en") -> l
         out.append("")
     if f.pitfalls:
         out += [f"**{w['pitfalls']}:**", ""] + [f"- {escape(p)}" for p in f.pitfalls] + [""]
-    evidence = "\n".join(f"{visible(e.source, 80)}:{e.line}: {visible(e.text)}" for e in f.evidence)
+    evidence = "\n".join(f"{where_line(e.source, e.line)}: {visible(e.text)}" for e in f.evidence)
     out += [f"<details><summary>{w['evidence']}</summary>", "", fence(evidence, "text"), "", "</details>", ""]
     return out
 
@@ -103,7 +103,7 @@ def render(report: Report) -> str:
     if report.unrecognized:
         title = w["also_unrecognized"] if report.findings else w["unrecognized"]
         body = "\n".join(
-            f"{visible(u.source, 80)}:{u.line}: {visible(u.text)}"
+            f"{where_line(u.source, u.line)}: {visible(u.text)}"
             + (f"  [{u.fingerprint}]" if u.fingerprint else "")
             for u in report.unrecognized
         )
