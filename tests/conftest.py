@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -47,11 +50,18 @@ def interruptible() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+# One catalog cache for the whole test run: each CLI test would otherwise validate the rules
+# again (yaml + pydantic, about a second). Tests about the cache itself pass their own
+# XDG_CACHE_HOME; a cache keyed by a rule set's digest never serves another rule set.
+SHARED_CACHE = Path(tempfile.mkdtemp(prefix="verl-doctor-tests-cache-"))
+atexit.register(shutil.rmtree, SHARED_CACHE, True)
+
+
 def isolated_env(tmp: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VERL_DOCTOR_", "GITHUB_"))}
     env.update(
         HOME=str(tmp),
-        XDG_CACHE_HOME=str(tmp / "cache"),
+        XDG_CACHE_HOME=str(SHARED_CACHE),
         XDG_CONFIG_HOME=str(tmp / "config"),
         NO_COLOR="1",
         PYTHONIOENCODING="utf-8",

@@ -121,13 +121,14 @@ def test_generated_docs_are_fresh(run_cli) -> None:
 
 def test_catalog_cache_is_used_and_invalidated(run_cli, tmp_path: Path) -> None:
     pack = _pack(tmp_path, "pack", TEAM_RULE)
-    run_cli(["explain", "--rules", str(pack)], stdin=OOM)
+    own = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    run_cli(["explain", "--rules", str(pack)], stdin=OOM, env=own)
     caches = list((tmp_path / "cache" / "verl-doctor").glob("catalog-*.marshal"))
     assert len(caches) == 1
     rule = next(pack.rglob("*.yaml"))
     rule.write_text(TEAM_RULE.replace("Our reward server is down", "Reward server down"))
     line = b"(TaskRunner pid=1) RewardServerUnavailable: rm-01:8000\n"
-    out = run_cli(["explain", "--rules", str(pack)], stdin=line).stdout.decode()
+    out = run_cli(["explain", "--rules", str(pack)], stdin=line, env=own).stdout.decode()
     assert "Reward server down" in out
 
 

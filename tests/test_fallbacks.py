@@ -296,3 +296,16 @@ def test_a_message_asking_to_install_a_package_is_a_missing_dependency(message: 
 def test_a_path_the_message_says_is_not_there_is_told_by_what_it_is(message: str, code: str) -> None:
     first = diagnose_text(_tb(message, f"{_SITE}/transformers/configuration_utils.py"), _CATALOG).findings[0]
     assert first.rule == code, first
+
+
+def test_a_key_error_where_verl_reads_a_data_row_is_a_missing_dataset_field() -> None:
+    text = _tb("KeyError: 'answer'", "/workspace/proj/verl/verl/workers/reward_manager/naive.py", "__call__")
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, dict(first.facts).get("key_missing"), first.confidence) == (
+        "CFG012",
+        "answer",
+        "medium",
+    )
+    # The same KeyError elsewhere in verl says nothing about the data.
+    other = diagnose_text(_tb("KeyError: 'answer'", "/opt/verl/verl/trainer/ppo/metric_utils.py"), _CATALOG)
+    assert not other.findings

@@ -138,12 +138,13 @@ def test_nothing_is_written_that_was_not_named(run_cli, tmp_path: Path) -> None:
     work.mkdir()
     shutil.copy(OOM_LOG, work / "train.log")
     before = _files_under(tmp_path)
-    r = run_cli(["rules", "docs"], cwd=work)
+    own = {"XDG_CACHE_HOME": str(tmp_path / "cache")}
+    r = run_cli(["rules", "docs"], cwd=work, env=own)
     assert r.returncode == 2 and b"--out" in r.stderr and r.stderr.count(b"\n") == 1
-    run_cli(["explain", "train.log"], cwd=work, env={"VERL_DOCTOR_NO_CACHE": "1"})
-    run_cli(["rules", "list"], cwd=work, env={"VERL_DOCTOR_NO_CACHE": "1"})
+    run_cli(["explain", "train.log"], cwd=work, env={**own, "VERL_DOCTOR_NO_CACHE": "1"})
+    run_cli(["rules", "list"], cwd=work, env={**own, "VERL_DOCTOR_NO_CACHE": "1"})
     assert _files_under(tmp_path) == before
-    run_cli(["explain", "train.log"], cwd=work)
+    run_cli(["explain", "train.log"], cwd=work, env=own)
     new = _files_under(tmp_path) - before
     assert new and all(
         p.parent == tmp_path / "cache" / "verl-doctor" and p.name.startswith("catalog-") for p in new

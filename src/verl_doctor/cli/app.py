@@ -73,11 +73,19 @@ def register(
     if command.takes_command and command.argument is None:
         # `run CMD ARGS...` without `--`: the first word that is not an option starts the command
         settings = {"allow_extra_args": True, "allow_interspersed_args": False}
+    # `check`/`run` take the command line to check or run after `--`: the usage line says so.
+    metavar = "[OPTIONS]"
+    if command.takes_command:
+        metavar += " [-- COMMAND...]" if command.argument is not None else " -- COMMAND..."
     if group:
         target.callback(invoke_without_command=True, context_settings=settings)(handler)
     else:
         target.command(
-            command.name, help=handler.__doc__, short_help=command.summary, context_settings=settings
+            command.name,
+            help=handler.__doc__,
+            short_help=command.summary,
+            context_settings=settings,
+            options_metavar=metavar,
         )(handler)
 
 

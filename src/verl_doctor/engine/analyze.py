@@ -457,10 +457,12 @@ class Analyzer:
         if last is None or not 0 <= line.number - last[0] <= 4:
             return False
         package = last[1].package
-        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
+        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check, data_field
 
         if package not in STACK_PACKAGES:
             return False
+        if package == "verl" and self._credit(line, data_field(exc.type, exc.message, last[1].path)):
+            return True
         options: list[str] = []
         if package == "verl":
             from verl_doctor.catalog.verl_keys import keys_named_in

@@ -392,3 +392,26 @@ def config_check(
     named = f"; it names {', '.join(options)}" if options else ""
     whose = "verl's" if package == "verl" else f"{package}'s"
     return Fallback(code, {}, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+
+
+# verl's code that reads a dataset row's fields: the dataset classes, the reward managers and
+# reward functions (`data_item.non_tensor_batch["reward_model"]["ground_truth"]`).
+_DATA_READERS = re.compile(
+    r"/verl/(?:utils/dataset|workers/reward_manager|utils/reward_score|experimental/reward_loop)/"
+)
+_KEY = re.compile(r"^['\"](?P<key>[\w./-]{1,100})['\"]")
+
+
+def data_field(exc_type: str, message: str, path: str) -> Fallback | None:
+    """A KeyError raised where verl reads a row of the dataset: the data lacks that field."""
+    if exc_type != "KeyError":
+        return None
+    m = _KEY.match(message.strip())
+    if m is None or not _DATA_READERS.search(path.replace("\\", "/")):
+        return None
+    where = path[path.rfind("/verl/") + 1 :]
+    return Fallback(
+        "CFG012",
+        {"key_missing": m["key"]},
+        f"a KeyError on field {m['key']!r} where verl reads the data ({where})",
+    )

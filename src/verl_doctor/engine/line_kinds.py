@@ -166,6 +166,7 @@ _PHASES = (
     ("model_merger", "merging a checkpoint"),
     ("update_weights", "syncing weights to the rollout engine"),
     ("sync_rollout_weights", "syncing weights to the rollout engine"),
+    ("update_params", "syncing weights to the rollout engine"),
     ("_build_rollout", "building the rollout engine"),
     ("launch_servers", "launching the rollout servers"),
     ("AgentLoopManager", "starting the agent-loop rollout"),
