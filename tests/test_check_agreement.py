@@ -32,11 +32,7 @@ RECORDED = [
 GPU_CHECK = "CFG003"
 # Cases where verl fails but `explain` cannot name the failure in verl's output: check names the
 # code the failure belongs to. Listed so that the day explain learns it, this test says so.
-EXPLAIN_GAPS: dict[tuple[str, str], str] = {
-    # RayPPOTrainer._validate_config: a bare `assert config.data.train_batch_size >= ...
-    # ppo_mini_batch_size`, an AssertionError without a message.
-    ("0.5.0", "batch-train-lt-mini"): "CFG004",
-}
+EXPLAIN_GAPS: dict[tuple[str, str], str] = {}
 # Failures verl meets only after its GPU check, which the CPU sandbox cannot pass: verl "passes"
 # there, and check names the failure the run meets on GPUs (the source line says where).
 BEYOND_REACH: dict[tuple[str, str], str] = {

@@ -309,3 +309,21 @@ def test_a_key_error_where_verl_reads_a_data_row_is_a_missing_dataset_field() ->
     # The same KeyError elsewhere in verl says nothing about the data.
     other = diagnose_text(_tb("KeyError: 'answer'", "/opt/verl/verl/trainer/ppo/metric_utils.py"), _CATALOG)
     assert not other.findings
+
+
+def test_a_bare_assert_in_verl_is_read_from_the_condition_the_traceback_shows() -> None:
+    text = (
+        "(TaskRunner pid=7) Traceback (most recent call last):\n"
+        '(TaskRunner pid=7)   File "/opt/verl/verl/trainer/ppo/ray_trainer.py", line 500, in _validate_config\n'
+        "(TaskRunner pid=7)     assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size\n"
+        "(TaskRunner pid=7) AssertionError\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG004", "medium")
+    assert "data.train_batch_size" in first.basis
+    # A bare assert on something that is not the config stays unrecognized.
+    other = text.replace(
+        "assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size",
+        "assert len(batch) == len(output)",
+    ).replace("_validate_config", "generate")
+    assert not diagnose_text(other, _CATALOG).findings

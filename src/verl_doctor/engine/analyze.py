@@ -54,6 +54,7 @@ _NEW_RECORD = re.compile(
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )
+_PREFIX = re.compile(r"^\s*\((?:\w+ )?pid=[^)]*\)\s?")  # a Ray worker's `(TaskRunner pid=1, ip=...)`
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 _CONFIG_CHECK_TYPES = {
     "AssertionError",
@@ -129,6 +130,7 @@ class Analyzer:
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
+        self._frame_code: dict[tuple[object, ...], str] = {}  # the source line that frame shows
 
     # ------------------------------------------------------------------ per line
 
@@ -152,7 +154,9 @@ class Analyzer:
                 self._frames_of(line.worker).append((line.number, fr))
             if len(self._innermost) > MAX_WORKERS:
                 self._innermost.clear()
+                self._frame_code.clear()
             self._innermost[line.worker.key()] = (line.number, fr)
+            self._frame_code[line.worker.key()] = _code_line(line.follow)
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
@@ -451,24 +455,30 @@ class Analyzer:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
         by the message's words."""
-        if exc.type not in _CONFIG_CHECK_TYPES or not exc.message:
+        if exc.type not in _CONFIG_CHECK_TYPES:
             return False
         last = self._innermost.get(line.worker.key())
         if last is None or not 0 <= line.number - last[0] <= 4:
+            return False
+        message = exc.message
+        if not message and exc.type == "AssertionError":
+            # A bare `assert`: the traceback shows the condition, and its names say what failed.
+            message = self._frame_code.get(line.worker.key(), "")
+        if not message:
             return False
         package = last[1].package
         from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check, data_field
 
         if package not in STACK_PACKAGES:
             return False
-        if package == "verl" and self._credit(line, data_field(exc.type, exc.message, last[1].path)):
+        if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):
             return True
         options: list[str] = []
         if package == "verl":
             from verl_doctor.catalog.verl_keys import keys_named_in
 
-            options = keys_named_in(exc.message)
-        found = config_check(exc.type, exc.message, last[1].path, last[1].func, options, package)
+            options = keys_named_in(message)
+        found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
 
     def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
@@ -491,6 +501,12 @@ class Analyzer:
         return True
 
     # ------------------------------------------------------------------ report
+
+
+def _code_line(follow: str) -> str:
+    """The first line after a traceback frame: the source line Python printed for it."""
+    first = _PREFIX.sub("", follow.lstrip("\n").split("\n", 1)[0]).strip()
+    return first if first.startswith(("assert ", "raise ")) else ""
 
 
 def _short_path(path: str) -> str:

@@ -322,6 +322,12 @@ _MODEL_PARALLEL = re.compile(
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
     re.I,
 )
+_BATCH_SIZES = re.compile(r"batch_size|micro_batch|mini_batch|batch size", re.I)
+_ORDERED = re.compile(
+    r">=|<=|(?<![-=])>(?!=)|<(?!=)|\bexceed|\blarger than|\bgreater than|\bsmaller than|"
+    r"\bless than|\bat least|\bat most",
+    re.I,
+)
 # A parallel size compared with something: `tp > train_tp`, `9 * pp_size: 3 != 28`, `exceeds`.
 _COMPARED = re.compile(
     r"[<>]=?|!=|==|\bexceed|\blarger|\bbigger|\bgreater|\bless than|\bsmaller|\bequal|\bmatch|\b\d+\b", re.I
@@ -381,6 +387,8 @@ def config_check(
         )
     if _MISSING.search(message):
         code = "CFG011"
+    elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
+        code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
     elif _DIVIDE.search(message):
         # Batches split over data-parallel ranks are batch arithmetic; a model split is parallelism.
         code = "CFG010" if _MODEL_PARALLEL.search(message) else "CFG004"
