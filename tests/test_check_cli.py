@@ -339,3 +339,18 @@ def test_other_entry_points_get_their_own_keys() -> None:
 def test_sft_and_generation_entry_points(argv: list[str], version: str, rule: str | None) -> None:
     report, code = check(argv, verl_version=version)
     assert (code, report.findings[0].rule if report.findings else None) == (int(rule is not None), rule)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "warned"),
+    [
+        (["python3", "-m"], True),
+        (["torchrun", "--standalone", "--nproc_per_node=8", "-m"], False),
+        (["python3", "-m", "torch.distributed.run", "--nproc_per_node=8", "-m"], False),
+        (["env", "RANK=0", "WORLD_SIZE=1", "python3", "-m"], False),
+    ],
+)
+def test_sft_trainer_without_torchrun_is_a_warning(prefix: list[str], warned: bool) -> None:
+    report, code = check([*prefix, "verl.trainer.sft_trainer", "optim.lr=1e-5"], verl_version="0.9.1")
+    assert code == 0
+    assert [(f.rule, f.confidence) for f in report.findings] == ([("DIST001", "medium")] if warned else [])

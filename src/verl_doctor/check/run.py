@@ -5,6 +5,7 @@ TaskRunner opens (model, reward and dataset modules, data files), then the machi
 from __future__ import annotations
 
 import os
+import re
 from functools import cache
 from pathlib import Path
 
@@ -57,6 +58,9 @@ def check_invocation(
             reads = READ_EXTRA.get(list_name, frozenset())
             issues += check_plain_keys(inv.overrides, keys, label, _others(list_name, key_version), reads)
             notes.append(f"{inv.entry}: override syntax and the keys of {label}.yaml are checked")
+        launcher = _without_torchrun(inv)
+        if launcher:
+            issues.append(launcher)
         return Checked(inv, issues, notes)
     name = inv.config_name or "ppo_trainer"
     megatron = "megatron" in name
@@ -135,6 +139,32 @@ def missing_entry(inv: Invocation, key_version: str) -> Issue | None:
         cites=(CITE_MODULE,),
         source=inv.source,
         line=inv.line,
+    )
+
+
+# Entry points that build their torch.distributed process group from torchrun's variables
+# (verl/utils/distributed.py initialize_global_process_group, init_process_group with env://,
+# called first thing in run_sft; verl 0.5-0.9, main).
+TORCHRUN_ENTRIES = ("verl.trainer.fsdp_sft_trainer", "verl.trainer.sft_trainer")
+_LAUNCHED = re.compile(r"torchrun|torch\.distributed\.(?:run|launch)|accelerate|deepspeed|\bRANK=")
+
+
+def _without_torchrun(inv: Invocation) -> Issue | None:
+    """A warning: an SFT trainer started by plain Python stops at init_process_group (RANK,
+    WORLD_SIZE ... not set), unless the environment already holds torchrun's variables."""
+    if inv.entry not in TORCHRUN_ENTRIES or _LAUNCHED.search(inv.command):
+        return None
+    return Issue(
+        code="DIST001",
+        override=f"python3 -m {inv.entry}",
+        why=f"`{inv.entry}` creates its torch.distributed process group from the variables torchrun "
+        "sets (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR); started by plain Python it stops with "
+        "'environment variable RANK expected, but not set' unless they are already set",
+        fix=(f"torchrun --standalone --nnodes=1 --nproc_per_node=<GPUs per node> -m {inv.entry}",),
+        cites=("verl/utils/distributed.py initialize_global_process_group (verl 0.5-0.9)",),
+        source=inv.source,
+        line=inv.line,
+        certain=False,
     )
 
 
