@@ -4,13 +4,17 @@ sandbox of that verl and through `check`, and print the agreement table.
 
     python benchmarks/check_agreement.py --sandbox ~/.cache/verl-sandbox [--record] [--only NAME]
     python benchmarks/check_agreement.py --sandbox ~/.cache/verl-sandbox-0.5.0 --spec cases-0.5.0.json
+    python benchmarks/check_agreement.py --sandbox ~/.cache/verl-sandbox --spec cases-sft.json --jobs 1
 
 The sandbox is a folder with `venv/` (verl installed), `base-args` (a working command line) and
 the model and data files that base-args names. verl's verdict for a case is the rule code that
 `verl-doctor explain` names on verl's output, or `pass` when verl got past its config
 validation to the GPU resource check (the sandbox has no GPU, so that is where a correct
-command stops). `check`'s verdict is the code of its first certain finding (warnings do not
-reject a command), or `pass`.
+command stops). A case file whose entry point stops elsewhere on CPU names that code as
+`pass_code` (verl.trainer.sft_trainer: DIST001, the process group it creates right after Hydra
+has composed the config, which a plain `python -m` without torchrun's variables cannot).
+A case may name its own `entry` (a module the release does not ship, say). `check`'s verdict
+is the code of its first certain finding (warnings do not reject a command), or `pass`.
 
 With --record, verl's output (trimmed to its last lines, sandbox paths replaced by `{S}`) is
 written to tests/fixtures/check/<logs>/NAME.log and the verdicts to <logs>/expected.json, which
@@ -58,7 +62,7 @@ def trim(output: str, sandbox: str) -> str:
     return "\n".join(lines[-KEEP_LINES:]) + "\n"
 
 
-def explain_code(log_text: str) -> str:
+def explain_code(log_text: str, pass_code: str = GPU_CHECK) -> str:
     proc = subprocess.run(
         [doctor(), "explain", "--format", "json", "--no-user-rules"],
         input=log_text,
@@ -73,7 +77,7 @@ def explain_code(log_text: str) -> str:
     roots = [f["rule"] for f in findings if not f["symptom"]] or [f["rule"] for f in findings]
     if not roots:
         return "none"
-    return "pass" if roots[0] == GPU_CHECK else str(roots[0])
+    return "pass" if roots[0] == pass_code else str(roots[0])
 
 
 def check_code(args: list[str], entry: str, version: str) -> str:
@@ -160,14 +164,15 @@ def main() -> int:
 
     def one(case: dict[str, Any]) -> tuple[str, str, str, float]:
         args = case_args(case, sandbox, spec["base_args"])
+        entry = case.get("entry", spec["entry"])
         started = time.monotonic()
         if opts.from_logs:
             log_text = (out_dir / f"{case['name']}.log").read_text()
         else:
-            log_text = trim(run_verl(python, spec["entry"], args, opts.timeout), sandbox)
+            log_text = trim(run_verl(python, entry, args, opts.timeout), sandbox)
         seconds = time.monotonic() - started
-        verl = explain_code(log_text)
-        mine = check_code(args, spec["entry"], version)
+        verl = explain_code(log_text, spec.get("pass_code", GPU_CHECK))
+        mine = check_code(args, entry, version)
         if any(mark in log_text for mark in INFRA):
             verl = "infra"
         if opts.record and not opts.from_logs and verl != "infra":

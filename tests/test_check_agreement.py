@@ -4,8 +4,10 @@ tests/fixtures/check/cases.json holds the commands (a working base command line 
 each); verl/NAME.log is what verl 0.9.1 printed for each in a CPU sandbox (recorded by
 benchmarks/check_agreement.py). verl's verdict is read from its own output here, by the same
 engine `explain` uses: the code of its first root-cause finding, or `pass` when verl got past
-its config checks to the GPU resource check (the sandbox has no GPU). `check` must name the same
-code first, or pass exactly the commands verl passed.
+its config checks to the GPU resource check (the sandbox has no GPU), or to the spec's
+`pass_code` where the entry point stops elsewhere on CPU (cases-sft.json: DIST001, the process
+group verl.trainer.sft_trainer creates right after Hydra). `check` must name the same code first,
+or pass exactly the commands verl passed. A case may name its own `entry`.
 """
 
 from __future__ import annotations
@@ -77,7 +79,7 @@ def verl_verdict(spec: dict[str, str], name: str, catalog: Catalog) -> str:
     roots = [f.rule for f in report.findings if not f.symptom] or [f.rule for f in report.findings]
     if not roots:
         return "none"
-    return "pass" if roots[0] == GPU_CHECK else roots[0]
+    return "pass" if roots[0] == spec.get("pass_code", GPU_CHECK) else roots[0]
 
 
 def check_verdict(spec: dict[str, str], case: dict[str, object], sandbox: Path) -> str:
@@ -86,7 +88,8 @@ def check_verdict(spec: dict[str, str], case: dict[str, object], sandbox: Path) 
         str(a).replace("{S}", str(sandbox)).replace("{F}", str(FIX / "files"))
         for a in list(case.get("before", [])) + base + list(case["args"])  # type: ignore[attr-defined, call-overload]
     ]
-    report, code = check(["python3", "-m", spec["entry"], *args], verl_version=spec["verl_version"])
+    entry = str(case.get("entry", spec["entry"]))
+    report, code = check(["python3", "-m", entry, *args], verl_version=spec["verl_version"])
     certain = [f.rule for f in report.findings if f.confidence == "high"]
     assert (code == 1) == bool(certain)
     return certain[0] if certain else "pass"

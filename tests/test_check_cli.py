@@ -292,4 +292,76 @@ def test_other_entry_points_get_their_own_keys() -> None:
     report, code = check(
         ["torchrun", "-m", "verl.trainer.sft_trainer", "whatever.key=1"], verl_version="0.9.1"
     )
+    assert (code, report.findings[0].rule) == (1, "CFG005")
+    assert any("sft_trainer_engine.yaml are checked" in n for n in report.notes)
+    report, code = check(
+        ["torchrun", "-m", "verl.trainer.sft_trainer_ray", "whatever.key=1"], verl_version="0.9.1"
+    )
     assert code == 0 and any("only override syntax" in n for n in report.notes)
+
+
+@pytest.mark.parametrize(
+    ("argv", "version", "rule"),
+    [
+        # fsdp_sft_trainer (sft_trainer.yaml, `defaults: [optim: fsdp]` in 0.7) until 0.7 ...
+        (["torchrun", "-m", "verl.trainer.fsdp_sft_trainer", "optim.lr=1e-5"], "0.7.1", None),
+        (["torchrun", "-m", "verl.trainer.fsdp_sft_trainer", "optim.learning_rate=1"], "0.7.1", "CFG005"),
+        # ... then gone: Python's `No module named verl.trainer.fsdp_sft_trainer`
+        (["torchrun", "-m", "verl.trainer.fsdp_sft_trainer", "optim.lr=1e-5"], "0.8.0", "ENV005"),
+        (["python3", "-m", "verl.trainer.main_generation", "data.path=x"], "0.9.1", "ENV005"),
+        (["python3", "-m", "verl.trainer.sft_trainer", "model.path=x"], "0.5.0", "ENV005"),
+        # the module is missing before any override is parsed
+        (["python3", "-m", "verl.trainer.fsdp_sft_trainer", "data.x=[1"], "0.9.1", "ENV005"),
+        # sft_trainer: the keys of sft_trainer_engine.yaml with its config groups composed
+        (["torchrun", "-m", "verl.trainer.sft_trainer", "engine.fsdp_size=2", "optim.lr=1"], "0.9.1", None),
+        (["torchrun", "-m", "verl.trainer.sft_trainer", "model.lora.rank=8"], "0.9.1", None),
+        (["torchrun", "-m", "verl.trainer.sft_trainer", "actor_rollout_ref.model.path=m"], "0.9.1", "CFG005"),
+        (["torchrun", "-m", "verl.trainer.sft_trainer", "+optim.lr=1"], "head", "CFG016"),
+        # a config-group choice: its option's keys are not in the default list, so not judged
+        (
+            [
+                "torchrun",
+                "-m",
+                "verl.trainer.sft_trainer",
+                "engine=megatron",
+                "engine.tensor_model_parallel_size=2",
+            ],
+            "0.9.1",
+            None,
+        ),
+        # main_generation_server loads ppo_trainer; data.output_path must be added with `+`
+        (
+            ["python3", "-m", "verl.trainer.main_generation_server", "+data.output_path=o.parquet"],
+            "0.9.1",
+            None,
+        ),
+        (
+            ["python3", "-m", "verl.trainer.main_generation_server", "data.output_path=o.parquet"],
+            "0.9.1",
+            "CFG005",
+        ),
+        (
+            ["python3", "-m", "verl.trainer.main_generation_server", "actor_rollout_ref.rollout.n=2"],
+            "0.6.0",
+            None,
+        ),
+    ],
+)
+def test_sft_and_generation_entry_points(argv: list[str], version: str, rule: str | None) -> None:
+    report, code = check(argv, verl_version=version)
+    assert (code, report.findings[0].rule if report.findings else None) == (int(rule is not None), rule)
+
+
+@pytest.mark.parametrize(
+    ("prefix", "warned"),
+    [
+        (["python3", "-m"], True),
+        (["torchrun", "--standalone", "--nproc_per_node=8", "-m"], False),
+        (["python3", "-m", "torch.distributed.run", "--nproc_per_node=8", "-m"], False),
+        (["env", "RANK=0", "WORLD_SIZE=1", "python3", "-m"], False),
+    ],
+)
+def test_sft_trainer_without_torchrun_is_a_warning(prefix: list[str], warned: bool) -> None:
+    report, code = check([*prefix, "verl.trainer.sft_trainer", "optim.lr=1e-5"], verl_version="0.9.1")
+    assert code == 0
+    assert [(f.rule, f.confidence) for f in report.findings] == ([("DIST001", "medium")] if warned else [])

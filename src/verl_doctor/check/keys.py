@@ -14,6 +14,8 @@ declare: a `+actor_rollout_ref.actor.foo=1` passes Hydra and fails there.
 
 from __future__ import annotations
 
+from typing import Any
+
 from verl_doctor.catalog import verl_keys as hydra_keys
 from verl_doctor.catalog.verl_keys import INVENTED_NAMESPACES
 from verl_doctor.check.config import Config, is_dataclass_section
@@ -43,7 +45,7 @@ def unknown_key(o: Override, config: Config, into_dataclass: str | None = None) 
         )
     else:
         reasons.append(
-            f"verl {_shown(config.version)} has no config key `{key}`, so Hydra refuses the override"
+            f"verl {shown_version(config.version)} has no config key `{key}`, so Hydra refuses the override"
         )
     elsewhere = [v for v in hydra_keys.VERSIONS if v != config.version and key in hydra_keys.keys(v)]
     if elsewhere and not into_dataclass:
@@ -101,12 +103,12 @@ def delete_missing(o: Override) -> Issue:
     )
 
 
-def _shown(version: str) -> str:
+def shown_version(version: str) -> str:
     return "main" if version == "head" else version.removesuffix(".0") + ".x"
 
 
 def _ranges(versions: list[str]) -> str:
-    shown = [_shown(v) for v in versions]
+    shown = [shown_version(v) for v in versions]
     return (
         shown[0]
         if len(shown) == 1
@@ -122,16 +124,30 @@ def _contiguous(versions: list[str]) -> bool:
     return idx == list(range(idx[0], idx[0] + len(idx)))
 
 
-def check_plain_keys(overrides: tuple[Override, ...], keys: frozenset[str], label: str) -> list[Issue]:
-    """Key checks for an entry point whose config is one plain YAML file (main_eval, and
-    main_generation / fsdp_sft_trainer where the release ships them): Hydra's struct rules
-    against that file's keys, with a did-you-mean among them."""
+def check_plain_keys(
+    overrides: tuple[Override, ...],
+    keys: frozenset[str],
+    label: str,
+    others: tuple[tuple[str, frozenset[str]], ...] = (),
+    read_extra: frozenset[str] = frozenset(),
+) -> list[Issue]:
+    """Key checks for an entry point checked against one key list (main_eval, main_generation,
+    main_generation_server, fsdp_sft_trainer, sft_trainer): Hydra's struct rules against the
+    keys of its composed config, with a did-you-mean among them. `others`: (where, keys) of
+    the other entry points' configs, named when the key is one of theirs; `read_extra`: keys
+    the entry point reads although its config lacks them (to be added with `+`)."""
     import difflib
 
     issues: list[Issue] = []
     present = set(keys)
+    chosen: list[str] = []  # sections a config-group choice replaced: their keys are not known here
     for o in overrides:
         if o.key.startswith("hydra.") or "/" in o.key or "@" in o.key:
+            continue
+        if any(o.key.startswith(c + ".") for c in chosen):
+            continue
+        if o.op == "" and _group_choice(o, present):
+            chosen.append(o.key)  # `engine=megatron`: Hydra loads config group engine/megatron.yaml
             continue
         if o.op == "~":
             if o.key not in present:
@@ -141,25 +157,53 @@ def check_plain_keys(overrides: tuple[Override, ...], keys: frozenset[str], labe
             issues.append(append_existing(o))
             continue
         if o.op == "" and o.key not in present:
-            near = difflib.get_close_matches(o.key, sorted(present), n=2, cutoff=0.75)
-            why = f"the {label} config has no key `{o.key}`, so Hydra refuses the override"
-            if near:
-                why += "; did you mean " + " or ".join(f"`{k}`" for k in near) + "?"
-            issues.append(
-                Issue(
-                    code="CFG005",
-                    override=o.text,
-                    why=why,
-                    fix=tuple(f"{k}={_value(o)}" for k in near),
-                    cites=(CITE_STRUCT,),
-                    source=o.source,
-                    line=o.line,
-                )
-            )
+            issues.append(_unknown_plain_key(o, present, label, others, read_extra, difflib))
             continue
         parts = o.key.split(".")
         present.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     return issues
+
+
+def _unknown_plain_key(
+    o: Override,
+    present: set[str],
+    label: str,
+    others: tuple[tuple[str, frozenset[str]], ...],
+    read_extra: frozenset[str],
+    difflib: Any,
+) -> Issue:
+    why = f"the {label} config has no key `{o.key}`, so Hydra refuses the override"
+    if o.key in read_extra:
+        why += "; the entry point reads it all the same: add it with `+`"
+        fix: tuple[str, ...] = (f"+{o.key}={_value(o)}",)
+    else:
+        near = difflib.get_close_matches(o.key, sorted(present), n=2, cutoff=0.75)
+        owners = [where for where, keys in others if o.key in keys]
+        if owners:
+            why += f"; `{o.key}` is a key of {' and of '.join(owners)}, not of this one"
+        if near:
+            why += "; did you mean " + " or ".join(f"`{k}`" for k in near) + "?"
+        fix = tuple(f"{k}={_value(o)}" for k in near)
+    return Issue(
+        code="CFG005",
+        override=o.text,
+        why=why,
+        fix=fix,
+        cites=(CITE_STRUCT,),
+        source=o.source,
+        line=o.line,
+    )
+
+
+def _group_choice(o: Override, keys: set[str]) -> bool:
+    """`section=word` on a section the list has (engine, optim, model in sft_trainer_engine):
+    Hydra reads it as the choice of a config group, whose keys the default list does not hold."""
+    return (
+        isinstance(o.value, str)
+        and o.value.replace("_", "").replace("-", "").isalnum()
+        and o.key in keys
+        and any(k.startswith(o.key + ".") for k in keys)
+    )
 
 
 def build(overrides: tuple[Override, ...], version: str, megatron: bool) -> tuple[Config, list[Issue]]:

@@ -18,7 +18,7 @@ ENTRIES = {
     "verl.trainer.fsdp_sft_trainer": "sft_trainer",
     "verl.trainer.sft_trainer": "sft_trainer_engine",
     "verl.trainer.main_generation": "generation",
-    "verl.trainer.main_generation_server": "generation",
+    "verl.trainer.main_generation_server": "ppo_trainer",
     "verl.trainer.main_eval": "evaluation",
 }
 # Hydra's own command-line flags (hydra/_internal/utils.py get_args_parser), with whether they
