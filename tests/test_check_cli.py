@@ -365,3 +365,14 @@ def test_sft_trainer_without_torchrun_is_a_warning(prefix: list[str], warned: bo
     report, code = check([*prefix, "verl.trainer.sft_trainer", "optim.lr=1e-5"], verl_version="0.9.1")
     assert code == 0
     assert [(f.rule, f.confidence) for f in report.findings] == ([("DIST001", "medium")] if warned else [])
+
+
+def test_model_engine_chooses_the_megatron_keys_from_verl_0_8(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    megatron_key = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=1"
+    on_09 = run_cli(
+        ["check", "--verl-version", "0.9.1", "--", *PPO, *base, "model_engine=megatron", megatron_key]
+    )
+    assert "CFG005" not in on_09.stdout.decode()
+    # verl 0.7 had no model_engine group: Hydra refuses the key.
+    on_07 = run_cli(["check", "--verl-version", "0.7.0", "--", *PPO, *base, "model_engine=megatron"])
+    assert on_07.returncode == 1 and "CFG005" in on_07.stdout.decode()

@@ -63,7 +63,9 @@ def check_invocation(
             issues.append(launcher)
         return Checked(inv, issues, notes)
     name = inv.config_name or "ppo_trainer"
-    megatron = "megatron" in name
+    # verl 0.8+ also picks the engine with the `model_engine` config group (ppo_trainer.yaml defaults).
+    engine = next((o.value for o in inv.overrides if o.key == "model_engine" and o.op in ("", "++")), None)
+    megatron = "megatron" in name or engine == "megatron"
     extra = file_overrides or _user_config(inv, base, notes)
     if name not in ("ppo_trainer", "ppo_megatron_trainer") and not extra:
         notes.append(f"config {name}: its own keys are not known here; checked against ppo_trainer")
