@@ -327,3 +327,29 @@ def test_a_bare_assert_in_verl_is_read_from_the_condition_the_traceback_shows() 
         "assert len(batch) == len(output)",
     ).replace("_validate_config", "generate")
     assert not diagnose_text(other, _CATALOG).findings
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # A feature combination the engine refuses in so many words: a setting to change.
+        (
+            "NotImplementedError: Pipeline parallel size > 1 with chunked prefill is not supported yet.",
+            "CFG010",
+        ),
+        ("AssertionError: Prefix caching is not currently supported with sliding-window KV groups", "CFG014"),
+        # What the model is: no setting would fix it, nothing claimed.
+        ("ValueError: Head size 72 is not supported by this attention backend.", None),
+        ("NotImplementedError: Qwen9ForCausalLM does not support LoRA yet", None),
+        # What a checkpoint holds is not a setting either.
+        ("AssertionError: Optimizer state dict not found in dict_keys(['model']).", None),
+    ],
+)
+def test_unsupported_features_are_settings_but_the_model_and_checkpoints_are_not(
+    message: str, expected: str | None
+) -> None:
+    report = diagnose_text(
+        _tb(message, f"{_SITE}/vllm/engine/arg_utils.py", "create_engine_config"), _CATALOG
+    )
+    first = report.findings[0].rule if report.findings else None
+    assert first == expected, report.findings

@@ -5,13 +5,15 @@
 
 from __future__ import annotations
 
+from verl_doctor.common.about import __version__
+
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
     from typing import Any
 
     from verl_doctor.engine.report import Report
 
-__version__ = "0.1.0"
+
 __all__ = ["__version__", "diagnose"]
 
 

@@ -18,10 +18,10 @@ import os
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 
-from verl_doctor import __version__
 from verl_doctor.catalog.literals import INTERNAL_LITERALS
 from verl_doctor.catalog.problem import Problem
 from verl_doctor.catalog.rule import Rule
+from verl_doctor.common.about import __version__
 from verl_doctor.common.records import field, record
 from verl_doctor.common.resources import PACKAGE_DIR, builtin_rules_path, data_path
 

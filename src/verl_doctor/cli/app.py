@@ -10,9 +10,9 @@ from typing import Any, Literal
 
 import typer
 
-from verl_doctor import __version__
 from verl_doctor.cli import options as o
 from verl_doctor.cli.stderr import say
+from verl_doctor.common.about import __version__
 from verl_doctor.common.exit_codes import ExitCode
 
 _HELP = {"help_option_names": ["-h", "--help"]}

@@ -44,8 +44,8 @@ _VERSION_RULES = {
 }
 _DATA_SUFFIXES = (".parquet", ".jsonl", ".json", ".csv", ".arrow", ".tsv")
 _MODEL_FILES = re.compile(
-    r"(?:^|/)(?:config\.json|generation_config\.json|tokenizer(?:_config)?\.json|tokenizer\.model|"
-    r"preprocessor_config\.json|[\w.-]*\.safetensors(?:\.index\.json)?|pytorch_model[\w.-]*\.bin)$"
+    r"(?:^|/)(?:(?:adapter_)?config\.json|generation_config\.json|tokenizer(?:_config)?\.json|tokenizer\.model|"
+    r"preprocessor_config\.json|[\w.-]*\.safetensors(?:\.index\.json)?|(?:pytorch|adapter)_model[\w.-]*\.bin)$"
 )
 # Modules that are never a pip package of their own: a user's file, verl's generated code,
 # remote-code models (CFG007), vLLM's optional version stamp.
@@ -216,7 +216,8 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
 
 _NOT_THERE = re.compile(
     r"does not exist|doesn't exist|not found|cannot find|can't find|could not find|could not locate|"
-    r"no such file|does not appear to have a file named|is not a (?:directory|file)\b|no config file",
+    r"no such file|does not appear to have a file named|is not a (?:directory|file)\b|no config file|"
+    r"\bno [\w ]{1,40} found (?:in|at|under)\b",
     re.I,
 )
 _PATH_IN_MESSAGE = re.compile(
@@ -227,14 +228,22 @@ _MODEL_WORDS = re.compile(
 )
 
 
+# What a checkpoint holds, as opposed to the options that choose what to save.
+_CHECKPOINT_CONTENT = re.compile(r"state[ _]dict|global_step_\d|loaded state|checkpoint file|\bckpt/", re.I)
+_CHECKPOINT = re.compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
+
+
 def _path_missing(message: str, exc_type: str) -> Fallback | None:
     """A path (or a model file's name) the message says is not there: by what it is."""
     if exc_type not in _RAISING | {
         "FileNotFoundError",
         "IOError",
         "HFValidationError",
+        "AttributeError",
     } or not _NOT_THERE.search(message):
         return None
+    if _CHECKPOINT.search(message):
+        return None  # what a checkpoint holds (state dicts, global_step folders): not a setting
     for m in _PATH_IN_MESSAGE.finditer(message):
         path = m.group(0).rstrip(".,")
         low = path.lower()
@@ -299,20 +308,40 @@ _VALUE_SHOWN = re.compile(
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
     re.I,
 )
+# A feature or combination the library does not support, said in so many words.
+_UNSUPPORTED = re.compile(
+    r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
+    r"\bdoes(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
+    r"\bnot compatible with\b|\bonly supports?\b|\bsupports? only\b",
+    re.I,
+)
+# What the model is (architecture, head size, norm or MLP type): the answer is another model or
+# a newer library, not a setting.
+_ABOUT_THE_MODEL = re.compile(
+    r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
+    r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
+    r"\b(?:this|the|that) models? (?:is|are) not|"
+    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b",
+    re.I,
+)
 _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
 _MISSING = re.compile(
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
-    r"is required|are required|must (?:set|specify|provide)|is not set|(?<!\w)missing\b|cannot be None|"
+    r"is required|are required|must (?:set|specify|provide)|is not set|(?:is|are) missing|"
+    r"missing (?:required |mandatory )?(?:\S+ )?"
+    r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
+    r"cannot be None|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)",
     re.I,
 )
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly", re.I)
 _PARALLEL = re.compile(
     r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|context[ _-]parallel|ulysses|"
-    r"sequence[ _-]parallel|expert[ _-]parallel|world[ _]size|\b(?:tp|pp|cp|ep|sp|dp)(?:_size)?\b|"
+    r"sequence[ _-]parallel|expert[ _-]parallel|data[ _-]parallel|world[ _]size|"
+    r"\b(?:tp|pp|cp|ep|sp|dp)(?:_size)?\b|"
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
     re.I,
 )
@@ -322,7 +351,8 @@ _MODEL_PARALLEL = re.compile(
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
     re.I,
 )
-_BATCH_SIZES = re.compile(r"batch_size|micro_batch|mini_batch|batch size", re.I)
+_PARALLEL_SIZE = re.compile(r"parallel[ _-]size|\b(?:tp|pp|cp|ep|dp|sp)_size\b", re.I)
+_BATCH_SIZES = re.compile(r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b", re.I)
 _ORDERED = re.compile(
     r">=|<=|(?<![-=])>(?!=)|<(?!=)|\bexceed|\blarger than|\bgreater than|\bsmaller than|"
     r"\bless than|\bat least|\bat most",
@@ -341,7 +371,7 @@ _REFUSED = re.compile(
     r"less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
-    r"(?:only|just) supports?\b",
+    r"(?:only|just) supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]",
     re.I,
 )
 
@@ -367,15 +397,25 @@ def config_check(
     by_frame = package == "verl" and bool(
         options or _CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
     )
-    parallel_sizes = bool(_PARALLEL.search(message) and _COMPARED.search(message))
+    # A parallel size compared with something, or refused outright (`Context parallel size ...`).
+    parallel_sizes = bool(
+        _PARALLEL.search(message) and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message))
+    )
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
-        worded = _REFUSED.search(message) or _MISSING.search(message) or _DIVIDE.search(message)
+        worded = (
+            _REFUSED.search(message)
+            or _MISSING.search(message)
+            or _DIVIDE.search(message)
+            or _UNSUPPORTED.search(message)
+        )
         if not (worded or parallel_sizes):
             return None
+        if _ABOUT_THE_MODEL.search(message) or _CHECKPOINT_CONTENT.search(message):
+            return None  # what the model or a checkpoint is, not how the run was configured
         names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
-        if not (names_one or _VALUE_SHOWN.search(message)):
+        if not (names_one or _VALUE_SHOWN.search(message) or _UNSUPPORTED.search(message)):
             return None
     custom_file = _CUSTOM_FILE.search(message)
     if custom_file:
@@ -390,8 +430,12 @@ def config_check(
     elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
         code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
     elif _DIVIDE.search(message):
-        # Batches split over data-parallel ranks are batch arithmetic; a model split is parallelism.
-        code = "CFG010" if _MODEL_PARALLEL.search(message) else "CFG004"
+        # Batches split over ranks are batch arithmetic; ranks split over nodes or a model split
+        # is parallelism; other sizes (a KV-cache block) are a value the library refuses.
+        if _BATCH_SIZES.search(message) and not _MODEL_PARALLEL.search(message):
+            code = "CFG004"
+        else:
+            code = "CFG010" if _PARALLEL.search(message) else "CFG014"
     elif parallel_sizes:
         code = "CFG010"
     else:
