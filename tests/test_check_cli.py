@@ -376,3 +376,61 @@ def test_model_engine_chooses_the_megatron_keys_from_verl_0_8(run_cli, base: lis
     # verl 0.7 had no model_engine group: Hydra refuses the key.
     on_07 = run_cli(["check", "--verl-version", "0.7.0", "--", *PPO, *base, "model_engine=megatron"])
     assert on_07.returncode == 1 and "CFG005" in on_07.stdout.decode()
+
+
+def test_agent_loop_file_entries_are_read_not_imported(run_cli, base: list[str], tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "__init__.py").write_text("")
+    # Importing this file would fail: check must only parse it.
+    (tmp_path / "agents" / "loops.py").write_text(
+        "raise SystemExit('imported!')\nclass ToolAgentLoop:\n    pass\n"
+    )
+    (tmp_path / "loops.yaml").write_text(
+        "- name: tool_agent\n  _target_: agents.loops.ToolAgentLoop\n"
+        "- name: typo_agent\n  _target_: agents.loops.ToolAgentLop\n"
+        "- name: no_target\n"
+        "- name: installed\n  _target_: some_installed_pkg.agents.Loop\n"
+    )
+    key = "actor_rollout_ref.rollout.agent.agent_loop_config_path=loops.yaml"
+    code, out = run_json(run_cli, ["--", *PPO, *base, key], cwd=tmp_path)
+    causes = [f["cause"] for f in out["findings"]]
+    assert code == 0  # verl meets the file only when its agent-loop workers start: warnings
+    assert len(causes) == 2, causes
+    assert "ToolAgentLop" in causes[0] and "needs a `name` and a `_target_`" in causes[1]
+    assert all(f["rule"] == "CFG008" and f["confidence"] == "medium" for f in out["findings"])
+
+
+def test_expert_parallel_sizes_must_divide_the_gpus(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
+    megatron = ["--config-name", "ppo_megatron_trainer"]
+    tp2 = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"
+    bad = run_cli(
+        [
+            "check",
+            "--verl-version",
+            "0.9.1",
+            "--",
+            *PPO,
+            *megatron,
+            *base,
+            "trainer.n_gpus_per_node=8",
+            tp2,
+            "actor_rollout_ref.actor.megatron.expert_model_parallel_size=3",
+        ]
+    )
+    out = bad.stdout.decode()
+    assert bad.returncode == 1 and "CFG010" in out and "expert_model_parallel_size=2" in out
+    good = run_cli(
+        [
+            "check",
+            "--verl-version",
+            "0.9.1",
+            "--",
+            *PPO,
+            *megatron,
+            *base,
+            "trainer.n_gpus_per_node=8",
+            tp2,
+            "actor_rollout_ref.actor.megatron.expert_model_parallel_size=4",
+        ]
+    )
+    assert "expert" not in good.stdout.decode()

@@ -22,6 +22,10 @@ REF = "actor_rollout_ref.ref"
 CITE_VALIDATE = (
     "verl/utils/config.py validate_config (0.6-0.9; 0.5: verl/trainer/ppo/ray_trainer.py _validate_config)"
 )
+CITE_EXPERT = (
+    "megatron/core/parallel_state.py initialize_model_parallel (Megatron-core 0.12-0.14), called by "
+    "verl's Megatron workers at init_model"
+)
 CITE_ACTOR = "verl/workers/config/actor.py ActorConfig.__post_init__/validate (0.6-0.9)"
 CITE_FSDP_ACTOR = "verl/workers/config/actor.py FSDPActorConfig.validate (0.6-0.9)"
 CITE_CRITIC = "verl/workers/config/critic.py CriticConfig.__post_init__/validate (0.6-0.9)"
@@ -127,6 +131,10 @@ def check_arithmetic(config: Config) -> list[Issue]:
                         CITE_VALIDATE,
                     )
                 )
+                return issues
+            expert = _expert_parallel(config, n, n_gpus, tp, pp)
+            if expert:
+                issues.append(expert)
                 return issues
             micro = n.number(f"{A}.ppo_micro_batch_size_per_gpu") or 1
             minimal = n_gpus // (tp * pp * cp) * micro
@@ -383,3 +391,27 @@ def _parallel_fix(n_gpus: int, tp: int, pp: int, cp: int) -> tuple[str, ...]:
             break
     fixes.append(f"trainer.n_gpus_per_node={_round_up(n_gpus, tp * pp * cp)}")
     return tuple(fixes)
+
+
+def _expert_parallel(config: Config, n: _Numbers, n_gpus: int, tp: int, pp: int) -> Issue | None:
+    """Megatron splits the GPUs again for the experts of a MoE model: expert-tensor x expert-model
+    x pipeline parallel sizes must divide the world size (expert_tensor_parallel_size defaults to
+    the tensor parallel size). verl's config checks pass it; the workers stop on it at start."""
+    ep = n.number(f"{A}.megatron.expert_model_parallel_size") or 1
+    etp = n.number(f"{A}.megatron.expert_tensor_parallel_size") or tp
+    if ep == 1 and etp == tp or not n_gpus % (etp * ep * pp):
+        return None
+    fits = [e for e in range(ep, 0, -1) if not n_gpus % (etp * e * pp)]
+    return _issue(
+        config,
+        "CFG010",
+        (
+            f"{A}.megatron.expert_model_parallel_size",
+            f"{A}.megatron.expert_tensor_parallel_size",
+            "trainer.n_gpus_per_node",
+        ),
+        f"world_size ({n_gpus}) is not divisible by expert-tensor x expert-model x pipeline parallel size "
+        f"({etp} x {ep} x {pp} = {etp * ep * pp}); Megatron stops on it when the workers initialise",
+        tuple(f"{A}.megatron.expert_model_parallel_size={e}" for e in fits[:1]),
+        CITE_EXPERT,
+    )

@@ -181,21 +181,70 @@ def _closest(name: str, candidates: list[str]) -> list[str]:
 
 def check_agent_loop_config(config: Config, base: str) -> list[Issue]:
     """The agent-loop registry file: verl/experimental/agent_loop/agent_loop.py (0.9) reads it
-    with OmegaConf.load when its workers start, so verl's start-up checks do not see it: a
-    warning."""
+    with OmegaConf.load when its workers start (a list of `name` + `_target_` entries), so
+    verl's start-up checks do not see it: warnings. Local `_target_` modules are parsed, never
+    imported."""
     key = "actor_rollout_ref.rollout.agent.agent_loop_config_path"
     path = config.get(key)
-    if not isinstance(path, str) or not path or "$" in path or os.path.isfile(_local(path, base)):
+    if not isinstance(path, str) or not path or "$" in path:
         return []
-    issue = _issue(
-        config,
-        "CFG008",
-        key,
-        f"the agent-loop config file `{path}` does not exist; the agent-loop workers fail to load it",
-        (f"{key}=<existing .yaml file>",),
-        "verl/experimental/agent_loop/agent_loop.py AgentLoopWorker (OmegaConf.load of the path, 0.9)",
-    )
-    return [replace(issue, certain=False)]
+    cite = "verl/experimental/agent_loop/agent_loop.py AgentLoopWorker (OmegaConf.load of the path, 0.9)"
+    file = _local(path, base)
+    if not os.path.isfile(file):
+        why = f"the agent-loop config file `{path}` does not exist; the agent-loop workers fail to load it"
+        return [
+            replace(
+                _issue(config, "CFG008", key, why, (f"{key}=<existing .yaml file>",), cite), certain=False
+            )
+        ]
+    problems = _agent_loop_entries(file, path, base)
+    return [replace(_issue(config, "CFG008", key, why, (), cite), certain=False) for why in problems]
+
+
+def _agent_loop_entries(file: str, shown: str, base: str) -> list[str]:
+    """What is wrong with the entries of an agent-loop config file, one sentence each."""
+    import yaml
+
+    try:
+        with open(file, encoding="utf-8") as f:
+            entries = yaml.safe_load(f)
+    except (OSError, yaml.YAMLError) as exc:
+        return [f"the agent-loop config file `{shown}` cannot be read as YAML: {str(exc).splitlines()[0]}"]
+    if not isinstance(entries, list):
+        return [f"the agent-loop config file `{shown}` must hold a list of agent loops (name, _target_)"]
+    out = []
+    for i, entry in enumerate(entries):
+        target = entry.get("_target_") if isinstance(entry, dict) else None
+        if not isinstance(entry, dict) or not entry.get("name") or not isinstance(target, str):
+            out.append(f"entry {i} of `{shown}` needs a `name` and a `_target_` (module.Class)")
+            continue
+        module, _, attr = target.rpartition(".")
+        source = _module_file(module, base)
+        if source is None:
+            continue  # an installed package, or not on this machine: nothing to read here
+        try:
+            with open(source, "rb") as f:
+                names, star = _top_level_names(ast.parse(f.read(), filename=source))
+        except (OSError, SyntaxError, ValueError) as exc:
+            out.append(f"`{target}` (agent loop `{entry['name']}`): {module} does not parse: {exc}")
+            continue
+        if attr not in names and not star:
+            out.append(
+                f"`{target}` (agent loop `{entry['name']}`): {module} defines no `{attr}` at top level"
+            )
+    return out
+
+
+def _module_file(module: str, base: str) -> str | None:
+    """The local file of a dotted module (`recipe.agents.tool_loop`), from the launch folder."""
+    parts = module.split(".")
+    if not module or not all(p.isidentifier() for p in parts):
+        return None
+    stem = os.path.join(base, *parts)
+    for candidate in (stem + ".py", os.path.join(stem, "__init__.py")):
+        if os.path.isfile(candidate):
+            return candidate
+    return None
 
 
 # verl 0.5-0.7 load the reward function in the TaskRunner (verl/trainer/main_ppo.py
