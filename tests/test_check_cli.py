@@ -280,6 +280,16 @@ def test_here_compares_gpus_with_this_machine(run_cli, tmp_path: Path, base: lis
     assert "NVIDIA H100" in " ".join(json.loads(proc.stdout)["notes"])
     proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path, "CUDA_VISIBLE_DEVICES": "1"})
     assert proc.returncode == 1
+    # A 70 GB checkpoint in one tensor-parallel rank leaves a 0.6 x 80 GB share no room: a warning.
+    index = {"metadata": {"total_size": 70 * 1024**3}, "weight_map": {}}
+    (tmp_path / "model" / "model.safetensors.index.json").write_text(json.dumps(index))
+    proc = run_cli([*args, "trainer.n_gpus_per_node=2"], env={"PATH": path})
+    found = json.loads(proc.stdout)["findings"]
+    assert proc.returncode == 0 and [(f["rule"], f["confidence"]) for f in found] == [("FLOW004", "medium")]
+    assert "actor_rollout_ref.rollout.tensor_model_parallel_size=2" in found[0]["fixes"][0]["commands"]
+    tp2 = "actor_rollout_ref.rollout.tensor_model_parallel_size=2"
+    proc = run_cli([*args, "trainer.n_gpus_per_node=2", tp2], env={"PATH": path})
+    assert json.loads(proc.stdout)["findings"] == []
 
 
 def test_other_entry_points_get_their_own_keys() -> None:

@@ -96,6 +96,29 @@ def model_config(config: Config, key: str, base: str) -> dict[str, object] | Non
     return data if isinstance(data, dict) else None
 
 
+def weights_bytes(config: Config, key: str, base: str) -> int | None:
+    """The size of the model's weights on disk, when the path is a local folder: the total a
+    sharded checkpoint's index declares, else the size of its one weights file."""
+    path = config.get(key)
+    if not isinstance(path, str) or path.startswith(_REMOTE):
+        return None
+    folder = _local(path, base)
+    for index in ("model.safetensors.index.json", "pytorch_model.bin.index.json"):
+        try:
+            with open(os.path.join(folder, index), encoding="utf-8") as f:
+                total = json.load(f).get("metadata", {}).get("total_size")
+            if isinstance(total, int) and total > 0:
+                return total
+        except (OSError, ValueError, AttributeError):
+            continue
+    for single in ("model.safetensors", "pytorch_model.bin"):
+        try:
+            return os.path.getsize(os.path.join(folder, single))
+        except OSError:
+            continue
+    return None
+
+
 def check_data(config: Config, key: str, base: str) -> list[Issue]:
     value = config.get(key)
     paths = value if isinstance(value, list) else [value]

@@ -81,8 +81,10 @@ def check_invocation(
     issues += check_limits(config, model_config(config, "actor_rollout_ref.model.path", base))
     if gpus is not False:
         from verl_doctor.check.machine import check_machine
+        from verl_doctor.check.paths import weights_bytes
 
-        machine_issues, seen = check_machine(config, gpus if isinstance(gpus, list) else None)
+        weights = weights_bytes(config, "actor_rollout_ref.model.path", base)
+        machine_issues, seen = check_machine(config, gpus if isinstance(gpus, list) else None, weights)
         issues += machine_issues
         notes.append("this machine: " + ", ".join(f"{k} {v}" for k, v in seen.items()))
     return Checked(inv, issues, notes)
