@@ -43,6 +43,9 @@ BEYOND_REACH: dict[tuple[str, str], str] = {
     ("0.9.1", "custom-reward-syntax-error"): "CFG008",
     ("0.9.1", "custom-reward-missing-file"): "CFG008",
     ("0.9.1", "custom-reward-missing-function"): "CFG008",
+    # verl/trainer/ppo/reward.py resolve_reward_manager_cls -> get_reward_manager_cls (0.9), called by
+    # the reward-loop workers (verl/experimental/reward_loop/reward_loop.py load_reward_manager).
+    ("0.9.1", "value-reward-manager"): "CFG014",
     # verl/workers/config/rollout.py RolloutConfig.__post_init__ ("Rollout mode 'sync' has been
     # removed") runs when the agent-loop workers build the rollout config
     # (verl/experimental/agent_loop/agent_loop.py, omega_conf_to_dataclass(rollout_config)).
