@@ -46,6 +46,12 @@ BEYOND_REACH: dict[tuple[str, str], str] = {
     # verl/trainer/ppo/reward.py resolve_reward_manager_cls -> get_reward_manager_cls (0.9), called by
     # the reward-loop workers (verl/experimental/reward_loop/reward_loop.py load_reward_manager).
     ("0.9.1", "value-reward-manager"): "CFG014",
+    # verl/trainer/ppo/core_algos.py get_policy_loss_fn (0.9), first called by the actor's loss
+    # (verl/workers/utils/losses.py) in the training loop.
+    ("0.9.1", "value-policy-loss-mode"): "CFG014",
+    # verl/workers/rollout/base.py get_rollout_class (0.9), called when the workers build the
+    # rollout (verl/workers/engine_workers.py init_model).
+    ("0.9.1", "value-rollout-name"): "CFG014",
     # verl/workers/config/rollout.py RolloutConfig.__post_init__ ("Rollout mode 'sync' has been
     # removed") runs when the agent-loop workers build the rollout config
     # (verl/experimental/agent_loop/agent_loop.py, omega_conf_to_dataclass(rollout_config)).
