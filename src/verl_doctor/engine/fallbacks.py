@@ -229,7 +229,17 @@ _MODEL_WORDS = re.compile(
 
 
 # What a checkpoint holds, as opposed to the options that choose what to save.
-_CHECKPOINT_CONTENT = re.compile(r"state[ _]dict|global_step_\d|loaded state|checkpoint file|\bckpt/", re.I)
+_CHECKPOINT_CONTENT = re.compile(
+    r"state[ _]dict|global_step_\d|loaded state|checkpoint file|\bckpt/|_ckpt\b|\bckpt_|"
+    r"\blayers\.\d+\.|parameter name",
+    re.I,
+)
+# The model's own shape (config.json fields): a fact about the model unless a parallel size is
+# what it is compared with.
+_MODEL_SHAPE = re.compile(
+    r"\b(?:hidden_size|num_heads|num_attention_heads|num_key_value_heads|head_dim|intermediate_size|"
+    r"vocab_size|num_hidden_layers)\b"
+)
 _CHECKPOINT = re.compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
 
 
@@ -412,7 +422,11 @@ def config_check(
         )
         if not (worded or parallel_sizes):
             return None
-        if _ABOUT_THE_MODEL.search(message) or _CHECKPOINT_CONTENT.search(message):
+        if (
+            _ABOUT_THE_MODEL.search(message)
+            or _CHECKPOINT_CONTENT.search(message)
+            or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
+        ):
             return None  # what the model or a checkpoint is, not how the run was configured
         names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
         if not (names_one or _VALUE_SHOWN.search(message) or _UNSUPPORTED.search(message)):
