@@ -321,6 +321,7 @@ def test_a_bare_assert_in_verl_is_read_from_the_condition_the_traceback_shows() 
     first = diagnose_text(text, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG004", "medium")
     assert "data.train_batch_size" in first.basis
+    assert first.cause.startswith("The failing check names data.train_batch_size")
     # A bare assert on something that is not the config stays unrecognized.
     other = text.replace(
         "assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size",

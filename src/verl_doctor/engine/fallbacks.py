@@ -457,7 +457,8 @@ def config_check(
     where = p[p.rfind("/" + package + "/") + 1 :] if "/" + package + "/" in p else p.rsplit("/", 1)[-1]
     named = f"; it names {', '.join(options)}" if options else ""
     whose = "verl's" if package == "verl" else f"{package}'s"
-    return Fallback(code, {}, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+    groups = {"options": ", ".join(options)} if options else {}
+    return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
 
 
 # verl's code that reads a dataset row's fields: the dataset classes, the reward managers and
