@@ -411,36 +411,15 @@ def test_agent_loop_file_entries_are_read_not_imported(run_cli, base: list[str],
 
 
 def test_expert_parallel_sizes_must_divide_the_gpus(run_cli, base: list[str]) -> None:  # type: ignore[no-untyped-def]
-    megatron = ["--config-name", "ppo_megatron_trainer"]
-    tp2 = "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"
-    bad = run_cli(
-        [
-            "check",
-            "--verl-version",
-            "0.9.1",
-            "--",
-            *PPO,
-            *megatron,
-            *base,
-            "trainer.n_gpus_per_node=8",
-            tp2,
-            "actor_rollout_ref.actor.megatron.expert_model_parallel_size=3",
-        ]
-    )
+    def megatron_with_ep(ep: int):  # type: ignore[no-untyped-def]
+        return run_cli(
+            ["check", "--verl-version", "0.9.1", "--", *PPO, "--config-name", "ppo_megatron_trainer", *base]
+            + ["trainer.n_gpus_per_node=8", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=2"]
+            + [f"actor_rollout_ref.actor.megatron.expert_model_parallel_size={ep}"]
+        )
+
+    bad = megatron_with_ep(3)
     out = bad.stdout.decode()
     assert bad.returncode == 1 and "CFG010" in out and "expert_model_parallel_size=2" in out
-    good = run_cli(
-        [
-            "check",
-            "--verl-version",
-            "0.9.1",
-            "--",
-            *PPO,
-            *megatron,
-            *base,
-            "trainer.n_gpus_per_node=8",
-            tp2,
-            "actor_rollout_ref.actor.megatron.expert_model_parallel_size=4",
-        ]
-    )
+    good = megatron_with_ep(4)
     assert "expert" not in good.stdout.decode()

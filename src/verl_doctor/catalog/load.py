@@ -75,15 +75,11 @@ class Catalog:
 # ---------------------------------------------------------------- locating rule files
 
 
-def _builtin_dir() -> str:
-    return builtin_rules_path()
-
-
 def builtin_rules_dir() -> Path:
     """`verl_doctor/rules` in an installed wheel, else the repository's `rules/` folder."""
     from pathlib import Path
 
-    return Path(_builtin_dir())
+    return Path(builtin_rules_path())
 
 
 def user_rule_dirs(extra: Sequence[str] = (), environ: dict[str, str] | None = None) -> list[str]:
@@ -132,7 +128,7 @@ def load_catalog(
     groups: list[tuple[str, list[tuple[str, bytes]]]] = []
     problems: list[Problem] = []
     if include_builtin:
-        groups.append(("built-in", _read_files(_rule_paths(_builtin_dir()), problems)))
+        groups.append(("built-in", _read_files(_rule_paths(builtin_rules_path()), problems)))
     if include_user:
         for d in user_rule_dirs(extra_dirs, environ):
             if not os.path.isdir(d):

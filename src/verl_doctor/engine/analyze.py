@@ -130,7 +130,7 @@ class Analyzer:
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
-        self._frame_code: dict[tuple[object, ...], str] = {}  # the source line that frame shows
+        self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
 
     # ------------------------------------------------------------------ per line
 
@@ -154,9 +154,9 @@ class Analyzer:
                 self._frames_of(line.worker).append((line.number, fr))
             if len(self._innermost) > MAX_WORKERS:
                 self._innermost.clear()
-                self._frame_code.clear()
+                self._frame_follow.clear()
             self._innermost[line.worker.key()] = (line.number, fr)
-            self._frame_code[line.worker.key()] = _code_line(line.follow)
+            self._frame_follow[line.worker.key()] = line.follow
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
@@ -463,7 +463,7 @@ class Analyzer:
         message = exc.message
         if not message and exc.type == "AssertionError":
             # A bare `assert`: the traceback shows the condition, and its names say what failed.
-            message = self._frame_code.get(line.worker.key(), "")
+            message = _code_line(self._frame_follow.get(line.worker.key(), ""))
         if not message:
             return False
         package = last[1].package

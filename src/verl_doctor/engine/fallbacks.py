@@ -180,8 +180,18 @@ def known_package(name: str) -> str | None:
     names = pip_names()
     if low in names or low.replace("-", "_") in names:
         return low.replace("-", "_")
-    by_dist = {dist.lower(): imp for imp, dist in names.items()}
-    return by_dist.get(low)
+    return _by_distribution().get(low)
+
+
+_dist_names: dict[str, str] | None = None
+
+
+def _by_distribution() -> dict[str, str]:
+    """pip distribution (lower case) -> import name: the table read the other way."""
+    global _dist_names
+    if _dist_names is None:
+        _dist_names = {dist.lower(): imp for imp, dist in pip_names().items()}
+    return _dist_names
 
 
 def _version_required(message: str, exc_type: str) -> Fallback | None:
@@ -240,6 +250,7 @@ _MODEL_SHAPE = re.compile(
     r"\b(?:hidden_size|num_heads|num_attention_heads|num_key_value_heads|head_dim|intermediate_size|"
     r"vocab_size|num_hidden_layers)\b"
 )
+# Any mention of a checkpoint: a path near it is not the model's or the data's.
 _CHECKPOINT = re.compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
 
 
@@ -263,7 +274,7 @@ def _path_missing(message: str, exc_type: str) -> Fallback | None:
             return Fallback(
                 "CFG008", {"path": path}, f"{_a(exc_type)}: a custom module file that is not there"
             )
-        if _MODEL_FILES.search(path) or (_MODEL_WORDS.search(message) and "checkpoint" not in low):
+        if _MODEL_FILES.search(path) or _MODEL_WORDS.search(message):
             return Fallback(
                 "CFG017", {"path": path}, f"{_a(exc_type)}: a model path or file that is not there"
             )
@@ -348,19 +359,14 @@ _MISSING = re.compile(
     re.I,
 )
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly", re.I)
-_PARALLEL = re.compile(
+# How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
+_MODEL_SPLIT = (
     r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|context[ _-]parallel|ulysses|"
-    r"sequence[ _-]parallel|expert[ _-]parallel|data[ _-]parallel|world[ _]size|"
-    r"\b(?:tp|pp|cp|ep|sp|dp)(?:_size)?\b|"
-    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
-    re.I,
+    r"sequence[ _-]parallel|expert[ _-]parallel|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b|"
+    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp"
 )
-_MODEL_PARALLEL = re.compile(
-    r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|context[ _-]parallel|ulysses|"
-    r"sequence[ _-]parallel|expert[ _-]parallel|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b|attention heads|num_heads|"
-    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp",
-    re.I,
-)
+_PARALLEL = re.compile(_MODEL_SPLIT + r"|data[ _-]parallel|world[ _]size|\bdp(?:_size)?\b", re.I)
+_MODEL_PARALLEL = re.compile(_MODEL_SPLIT + r"|attention heads|num_heads", re.I)
 _PARALLEL_SIZE = re.compile(r"parallel[ _-]size|\b(?:tp|pp|cp|ep|dp|sp)_size\b", re.I)
 _BATCH_SIZES = re.compile(r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b", re.I)
 _ORDERED = re.compile(
@@ -381,7 +387,7 @@ _REFUSED = re.compile(
     r"less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
-    r"(?:only|just) supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]",
+    r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]",
     re.I,
 )
 
