@@ -156,7 +156,13 @@ def test_a_secret_inserted_anywhere_in_an_example_log_never_comes_out(
             lines[at] = " ".join(words[:cut] + [inserted] + words[cut:])
         else:
             lines.insert(at, inserted)
-    for out in _outputs("\n".join(lines) + "\n"):
+    text = "\n".join(lines) + "\n"
+    for out in _outputs(text):
+        if value in out:
+            # A value that is also a word of the output's own wording ("signatures" in a draft
+            # rule) is not a leak: it must be there with a stand-in secret too.
+            stand_in = "".join(_outputs(text.replace(value, "Q" * len(value))))
+            assume(value not in stand_in)
         assert value not in out, (inserted, out[:2000])
 
 
