@@ -146,6 +146,15 @@ def overrides_in(commands: Iterable[str]) -> list[tuple[str, bool]]:
     return out
 
 
+@cache
+def _by_leaf(version: str | None) -> dict[str, list[str]]:
+    """Full keys by their last part (`ppo_mini_batch_size` -> the keys that end in it)."""
+    by_leaf: dict[str, list[str]] = {}
+    for key in _leaves(version):
+        by_leaf.setdefault(key.rpartition(".")[2], []).append(key)
+    return by_leaf
+
+
 def keys_named_in(message: str, verl_version: str | None = None, limit: int = 4) -> list[str]:
     """Config options a message names, as full dotted keys: a dotted key written out, or an
     option's own name (`ppo_mini_batch_size`) with the few keys that end in it."""
@@ -153,9 +162,7 @@ def keys_named_in(message: str, verl_version: str | None = None, limit: int = 4)
 
     version = version_for(verl_version)
     pool = _leaves(version)
-    by_leaf: dict[str, list[str]] = {}
-    for key in pool:
-        by_leaf.setdefault(key.rpartition(".")[2], []).append(key)
+    by_leaf = _by_leaf(version)
     out: list[str] = []
     for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
         token = token.removeprefix("config.").removeprefix("self.config.")

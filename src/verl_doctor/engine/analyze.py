@@ -124,6 +124,10 @@ class Analyzer:
         self._unknown: dict[str, _Unknown] = {}
         self._echoes: list[tuple[Line, str | None]] = []
         self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
+        # The last of those envelopes per (source, worker), with its place in the order of all
+        # envelopes: who raised a line is then one lookup, not a walk back through the deque.
+        self._last_envelope: dict[tuple[str, Worker], tuple[int, Line, Any]] = {}
+        self._envelopes_seen = 0
         self._frames: dict[tuple[object, ...], deque[tuple[int, Frame]]] = {}
         self._clue_hits: dict[tuple[int, int], dict[int, list[int]]] = {}
         self._facts: dict[int, list[tuple[int, dict[str, str]]]] = {}
@@ -160,6 +164,11 @@ class Analyzer:
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
+            if len(self._last_envelope) > 4 * MAX_ENVELOPES:  # forget those out of the window
+                oldest = self._envelopes_seen - MAX_ENVELOPES
+                self._last_envelope = {k: v for k, v in self._last_envelope.items() if v[0] >= oldest}
+            self._last_envelope[(line.source, line.worker)] = (self._envelopes_seen, line, env)
+            self._envelopes_seen += 1
         new: list[str] = []
         hit_any = False
         for rule, spans, warning in verdict.sigs:
@@ -363,17 +372,16 @@ class Analyzer:
         """Who raised the error on `line`: a driver (TaskRunner) that re-raises a Ray worker's
         exception prints it after a `RayTaskError(...): ray::WorkerDict.m() (pid=1201, ip=...)`
         envelope; the error belongs to that worker, not to the driver."""
-        for env_line, env in reversed(self._envelopes):
-            if env_line.source != line.source or env_line.worker != line.worker:
-                continue
-            recent = 0 <= line.number - env_line.number <= FRAME_LOOKBACK
-            if (
-                env.pid is not None
-                and recent
-                and (env.actor, env.pid) != (line.worker.actor, line.worker.pid)
-            ):
-                return Worker(env.actor, env.pid, env.ip)
-            break
+        last = self._last_envelope.get((line.source, line.worker))
+        if last is None or last[0] < self._envelopes_seen - MAX_ENVELOPES:
+            return line.worker  # none from this worker among the envelopes kept
+        _, env_line, env = last
+        if (
+            env.pid is not None
+            and 0 <= line.number - env_line.number <= FRAME_LOOKBACK
+            and (env.actor, env.pid) != (line.worker.actor, line.worker.pid)
+        ):
+            return Worker(env.actor, env.pid, env.ip)
         return line.worker
 
     def _frame_phase(self, line: Line) -> tuple[str | None, str | None]:
