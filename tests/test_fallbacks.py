@@ -9,7 +9,7 @@ import pytest
 
 from verl_doctor.catalog.load import load_catalog
 from verl_doctor.engine.fallbacks import classify, pip_distribution
-from verl_doctor.engine.session import diagnose_text
+from verl_doctor.engine.session import Session, diagnose_text
 
 _CATALOG = load_catalog(include_user=False, use_cache=False)
 
@@ -354,3 +354,61 @@ def test_unsupported_features_are_settings_but_the_model_and_checkpoints_are_not
     )
     first = report.findings[0].rule if report.findings else None
     assert first == expected, report.findings
+
+
+_ACTOR_DEATH_ENVELOPE = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/verl/verl/trainer/main_ppo.py", line 103, in main\n'
+    "    ray.get(main_task.remote(config))\n"
+    "ray.exceptions.RayTaskError(ActorDiedError): ray::main_task() (pid=48999, ip=10.1.5.85)\n"
+    '  File "/opt/verl/verl/trainer/ppo/ray_trainer.py", line 668, in fit\n'
+    "    val_metrics = self._validate()\n"
+)
+
+
+def test_an_actor_death_envelope_whose_message_is_cut_off_is_a_worker_death() -> None:
+    report = diagnose_text(_ACTOR_DEATH_ENVELOPE, _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("DIST003", "medium")]
+    first = report.findings[0]
+    assert "ActorDiedError" in first.basis
+    # a remote function has no actor: it is named by the function, as Ray's own prefixes do
+    assert [(w.actor, w.pid) for w in first.workers] == [("main_task", 48999)]
+    # a session asked for its report twice (as `--follow` does) counts the envelope once
+    session = Session(_CATALOG)
+    scanner = session.scanner("<text>")
+    session.feed(scanner, _ACTOR_DEATH_ENVELOPE.encode())
+    session.finish(scanner)
+    counts = [session.report().findings[0].count for _ in range(2)]
+    assert counts == [first.count, first.count] == [1, 1]
+
+
+def test_an_actor_death_envelope_yields_to_the_error_that_killed_the_actor() -> None:
+    log = _ACTOR_DEATH_ENVELOPE + "ModuleNotFoundError: No module named 'flash_attn'\n"
+    report = diagnose_text(log, _CATALOG)
+    assert [f.rule for f in report.findings] == ["ENV009"]
+
+
+def test_a_fix_step_bound_to_a_group_shows_only_when_the_message_captured_it() -> None:
+    weight = "(WorkerDict pid=51) KeyError: 'visual.patch_embed.proj.weight'\n"
+    helper = "(WorkerDict pid=51) ImportError: cannot import name 'foo_helper' from 'transformers.utils'\n"
+    steps = {
+        name: [s.step for s in diagnose_text(log, _CATALOG).findings[0].fixes]
+        for name, log in (("weight", weight), ("helper", helper))
+    }
+    assert any("Qwen2.5-VL weight name" in s for s in steps["weight"])
+    assert not any("Qwen2.5-VL weight name" in s for s in steps["helper"])
+
+
+def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero() -> None:
+    log = (
+        '(WorkerDict pid=71)   File "/opt/verl/verl/workers/critic/dp_critic.py", line 54, in __init__\n'
+        "(WorkerDict pid=71)     assert self.config.ppo_mini_batch_size % self.config.ppo_micro_batch_size == 0\n"
+        "(WorkerDict pid=71) ZeroDivisionError: integer division or modulo by zero\n"
+    )
+    report = diagnose_text(log, _CATALOG)
+    first = report.findings[0]
+    assert (first.rule, first.confidence) == ("CFG004", "medium")
+    assert "ZeroDivisionError" in first.basis and "ppo_micro_batch_size" in first.basis
+    # the same error on a line that reads no setting is not a config answer
+    plain = log.replace("self.config.ppo_mini_batch_size % self.config.ppo_micro_batch_size", "total % count")
+    assert [f.rule for f in diagnose_text(plain, _CATALOG).findings] == []

@@ -81,7 +81,8 @@ def rule_detail(rule: Rule, lang: str) -> dict[str, Any]:
         "signatures": list(rule.signatures),
         "cause": pick(rule.cause, lang),
         "fixes": [
-            {"step": pick(f.step, lang), "commands": list(f.commands), "verl": f.verl} for f in rule.fixes
+            {"step": pick(f.step, lang), "commands": list(f.commands), "verl": f.verl, "when": f.when}
+            for f in rule.fixes
         ],
         "pitfalls": [pick(p, lang) for p in rule.pitfalls],
         "references": list(rule.references),

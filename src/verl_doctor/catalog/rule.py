@@ -43,6 +43,7 @@ class Fix:
     step: dict[str, str | None]
     commands: tuple[str, ...]
     verl: str | None = None
+    when: str | None = None  # shown only when this group was captured
 
 
 @record(frozen=True)
@@ -99,7 +100,10 @@ class Rule:
             ),
             facts=tuple(data.get("facts", ())),
             cause=data["cause"],
-            fixes=tuple(Fix(f["step"], tuple(f.get("commands", ())), f.get("verl")) for f in data["fixes"]),
+            fixes=tuple(
+                Fix(f["step"], tuple(f.get("commands", ())), f.get("verl"), f.get("when"))
+                for f in data["fixes"]
+            ),
             pitfalls=tuple(data.get("pitfalls", ())),
             references=tuple(data["references"]),
             examples_match=tuple(data["examples"]["match"]),

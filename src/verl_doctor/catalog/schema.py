@@ -48,6 +48,11 @@ class FixStep(_Strict):
         description="verl versions this step applies to, e.g. '<0.8' or '>=0.6,<0.9'.",
         pattern=r"^\s*(?:[<>]=?|==|!=)\s*\d+(?:\.\d+)*\s*(?:,\s*(?:[<>]=?|==|!=)\s*\d+(?:\.\d+)*\s*)*$",
     )
+    when: str | None = Field(
+        default=None,
+        description="A named group of a signature or fact: the step is shown only when it was captured.",
+        pattern=r"^[A-Za-z_]\w*$",
+    )
 
 
 class Clue(_Strict):
@@ -126,6 +131,14 @@ class RuleSpec(_Strict):
         if any(not v for v in values):
             raise ValueError("empty string")
         return values
+
+    @model_validator(mode="after")
+    def _when_names_a_group(self) -> RuleSpec:
+        patterns = [*self.signatures, *self.warnings, *self.facts]
+        for i, fix in enumerate(self.fixes):
+            if fix.when and not any(f"(?P<{fix.when}>" in p for p in patterns):
+                raise ValueError(f"fixes.{i}.when: no signature or fact captures (?P<{fix.when}>...)")
+        return self
 
     @model_validator(mode="after")
     def _prefix_matches_category(self) -> RuleSpec:

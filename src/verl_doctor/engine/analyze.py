@@ -123,6 +123,7 @@ class Analyzer:
         self.classifier.on_spent = self._spend
         self._unknown: dict[str, _Unknown] = {}
         self._echoes: list[tuple[Line, str | None]] = []
+        self._settled: set[tuple[str, int]] = set()  # envelopes `settle` has credited
         self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
         # The last of those envelopes per (source, worker), with its place in the order of all
         # envelopes: who raised a line is then one lookup, not a walk back through the deque.
@@ -376,12 +377,14 @@ class Analyzer:
         if last is None or last[0] < self._envelopes_seen - MAX_ENVELOPES:
             return line.worker  # none from this worker among the envelopes kept
         _, env_line, env = last
+        # A remote function has no actor: Ray's own line prefix names it by the function.
+        actor = env.actor or env.method
         if (
             env.pid is not None
             and 0 <= line.number - env_line.number <= FRAME_LOOKBACK
-            and (env.actor, env.pid) != (line.worker.actor, line.worker.pid)
+            and (actor, env.pid) != (line.worker.actor, line.worker.pid)
         ):
-            return Worker(env.actor, env.pid, env.ip)
+            return Worker(actor, env.pid, env.ip)
         return line.worker
 
     def _frame_phase(self, line: Line) -> tuple[str | None, str | None]:
@@ -403,7 +406,8 @@ class Analyzer:
             if best is None or (best.method in _GENERIC_METHODS and env.method not in _GENERIC_METHODS):
                 best = env
         if best is not None and best.method not in _GENERIC_METHODS:
-            return describe_phase(best.method), f"{best.actor}.{best.method}"
+            where = best.method if best.actor is None else f"{best.actor}.{best.method}"
+            return describe_phase(best.method), where
         return None, None
 
     def _phase_for(self, line: Line) -> tuple[str | None, str | None]:
@@ -463,11 +467,13 @@ class Analyzer:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
         by the message's words."""
-        if exc.type not in _CONFIG_CHECK_TYPES:
+        if exc.type not in _CONFIG_CHECK_TYPES and exc.type != "ZeroDivisionError":
             return False
         last = self._innermost.get(line.worker.key())
         if last is None or not 0 <= line.number - last[0] <= 4:
             return False
+        if exc.type == "ZeroDivisionError":
+            return self._divided_by_setting(line, last[1])
         message = exc.message
         if not message and exc.type == "AssertionError":
             # A bare `assert`: the traceback shows the condition, and its names say what failed.
@@ -488,6 +494,32 @@ class Analyzer:
             options = keys_named_in(message)
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
+
+    def settle(self) -> None:
+        """Answers only the whole log can give, made when the report is asked for (once per
+        line): with no error known or unknown, a Ray envelope whose class says what happened
+        (a worker's death) is the answer, though the death's own message was cut off."""
+        if self.states or self._unknown:
+            return
+        from verl_doctor.engine.fallbacks import envelope_class
+
+        for line, inner in self._echoes:
+            if inner and (line.source, line.number) not in self._settled:
+                self._settled.add((line.source, line.number))
+                self._credit(line, envelope_class(inner))
+
+    def _divided_by_setting(self, line: Line, frame: Frame) -> bool:
+        """A division by zero in verl's code, on a source line that reads config values: one of
+        those settings is 0 (or was derived as 0, such as a per-GPU share of a batch)."""
+        if frame.package != "verl":
+            return False
+        code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        if not code:
+            return False
+        from verl_doctor.catalog.verl_keys import keys_named_in
+        from verl_doctor.engine.fallbacks import divided_by_setting
+
+        return self._credit(line, divided_by_setting(code, frame.path, frame.func, keys_named_in(code)))
 
     def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
         """Credit an exception no signature knows to the rule its class and names point at."""
@@ -511,10 +543,13 @@ class Analyzer:
     # ------------------------------------------------------------------ report
 
 
-def _code_line(follow: str) -> str:
-    """The first line after a traceback frame: the source line Python printed for it."""
+def _code_line(follow: str, any_statement: bool = False) -> str:
+    """The first line after a traceback frame: the source line Python printed for it (only an
+    `assert` or `raise` unless `any_statement`)."""
     first = _PREFIX.sub("", follow.lstrip("\n").split("\n", 1)[0]).strip()
-    return first if first.startswith(("assert ", "raise ")) else ""
+    if first.startswith(('File "', "Traceback ")):
+        return ""  # no source line was printed
+    return first if any_statement or first.startswith(("assert ", "raise ")) else ""
 
 
 def _short_path(path: str) -> str:

@@ -27,6 +27,7 @@ def report_parts(
     warning that ends its log stand for the hang that followed it."""
     from verl_doctor.engine.report import Evidence, Finding, FixOut, Unrecognized, WorkerRef
 
+    a.settle()
     context = a.context.to_dict()
     findings: list[Finding] = []
     states = [(s, "error") for s in a.states.values()]
@@ -212,6 +213,8 @@ def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, s
             out.append(cls(step, commands, None, ()))
     for fix in rule.fixes:
         if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
+            continue
+        if fix.when and not groups.get(fix.when):
             continue
         notes: tuple[str, ...] = ()
         if overrides:

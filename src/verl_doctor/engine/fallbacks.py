@@ -93,6 +93,20 @@ def pip_distribution(module: str) -> str:
     return parts[0].replace("_", "-")
 
 
+# Ray's classes for a worker that died, as a driver's `RayTaskError(...)` envelope names them
+# (RayTaskError.as_instanceof_cause, ray/exceptions.py): the class alone says what happened.
+ACTOR_DEATHS = frozenset(("ActorDiedError", "RayActorError", "WorkerCrashedError", "ActorUnavailableError"))
+
+
+def envelope_class(inner: str) -> Fallback | None:
+    """The answer for a Ray envelope whose inner exception's own lines are not in the log."""
+    if inner in ACTOR_DEATHS:
+        return Fallback(
+            "DIST003", {}, f"a Ray envelope naming {inner}; the death's own message is not in the log"
+        )
+    return None
+
+
 def classify(message: str, exc_type: str | None) -> Fallback | None:
     """The fallback answer for an exception line's text (type and message), or None."""
     m = _NO_MODULE.search(message)
@@ -132,8 +146,11 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
 # bitsandbytes`.
 _VERSION_NEEDED = re.compile(
     r"(?<![\w.-])(?P<a>[A-Za-z][\w.-]*?)(?:\s+version)?\s*(?:>=|==|<=|~=|>|<)\s*v?\d+(?:\.\d+)+"
-    r"|(?<![\w.-])(?P<b>[A-Za-z][\w-]*) (?:version )?v?\d+(?:\.\d+)+\+? (?:or (?:higher|later|newer|above) )?"
+    r"|(?<![\w.-])(?P<b>[A-Za-z][\w-]*) (?:version |verion )?v?\d+(?:\.\d+)+\+? "
+    r"(?:(?:or|and) (?:higher|later|newer|above) )?"
     r"(?:is|are) (?:required|needed)"
+    r"|(?<![\w.-])(?P<f>[A-Za-z][\w-]* [A-Za-z][\w-]*) (?:version|verion|ver\.?) v?\d+(?:\.\d+)+\+? "
+    r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
@@ -147,8 +164,8 @@ _PACKAGE_ALIASES = {
 }
 _INSTALL_NEEDED = re.compile(
     r"pip3? install (?:-U |--upgrade |-q )*[`'\"]?(?P<a>[A-Za-z][\w.-]*[A-Za-z0-9])"
-    r"|(?:package|library|module) [`'\"](?P<b>[A-Za-z][\w.-]*)[`'\"] "
-    r"(?:is|are) (?:required|not installed|needed|missing)"
+    r"|(?:package|library|module) [`'\"]?(?P<b>[A-Za-z][\w.-]*)[`'\"]? "
+    r"(?:(?:is|are) (?:required|not installed|needed|missing)|seems? (?:to be )?not (?:to be )?installed)"
     r"|ensure (?:that )?(?:the )?[`'\"]?(?P<c>[A-Za-z][\w.-]*)[`'\"]? (?:package )?"
     r"is (?:properly |correctly )?installed"
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
@@ -173,7 +190,7 @@ _RAISING = {
 
 def known_package(name: str) -> str | None:
     """The import name of a package verl's stack uses, from a name as a message prints it."""
-    low = name.lower().strip("`'\".,")
+    low = name.lower().strip("`'\".,").replace(" ", "_")  # `flash attn` as some messages write it
     low = _PACKAGE_ALIASES.get(low, low)
     if low in _VERSION_RULES:
         return low
@@ -326,6 +343,9 @@ _OPTION_TOKEN = re.compile(
 # A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
+    r"[;,.]\s*(?:but )?got:? ['\"`]?[\w.-]+|"
+    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ )?(?:backend|mode|method|format|strategy|"
+    r"policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
     re.I,
 )
@@ -351,17 +371,19 @@ _NOT_AN_OPTION = frozenset(
 _MISSING = re.compile(
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
-    r"is required|are required|must (?:set|specify|provide)|is not set|(?:is|are) missing|"
+    r"is required|are required|(?:is|are) needed|must contain|must (?:set|specify|provide)|is not set|"
+    r"(?:is|are) missing|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
     r"cannot be None|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)",
     re.I,
 )
-_DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly", re.I)
+_DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b", re.I)
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
-    r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|context[ _-]parallel|ulysses|"
+    r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|pipelin(?:ing|eing)\b|pipeline stages?|"
+    r"context[ _-]parallel|ulysses|"
     r"sequence[ _-]parallel|expert[ _-]parallel|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b|"
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp"
 )
@@ -387,9 +409,27 @@ _REFUSED = re.compile(
     r"less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
-    r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]",
+    r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
+    r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|reduce|lower)\b",
     re.I,
 )
+
+
+# A source line that reads settings: `self.config.ppo_micro_batch_size`, `config.data.x`, `cfg.y`.
+_READS_CONFIG = re.compile(r"\b(?:self\.)?(?:config|cfg|args)\.\w")
+
+
+def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> Fallback | None:
+    """A ZeroDivisionError on verl's source line `code`: when the line reads settings, one of
+    them is 0; batch sizes are batch arithmetic (CFG004), other values a value verl cannot use."""
+    if not (options or _READS_CONFIG.search(code)):
+        return None
+    code_ = "CFG004" if _BATCH_SIZES.search(code) else "CFG014"
+    where = path[path.rfind("/verl/") + 1 :] if "/verl/" in path else path.rsplit("/", 1)[-1]
+    named = f"; it reads {', '.join(options)}" if options else ""
+    groups = {"options": ", ".join(options)} if options else {}
+    basis = f"a ZeroDivisionError in verl's {where} ({func}) on a line that divides by settings{named}"
+    return Fallback(code_, groups, basis)
 
 
 _CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
@@ -435,7 +475,16 @@ def config_check(
         ):
             return None  # what the model or a checkpoint is, not how the run was configured
         names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
-        if not (names_one or _VALUE_SHOWN.search(message) or _UNSUPPORTED.search(message)):
+        # In a library's own settings code (server_args.py, a config's __post_init__, a check_*
+        # function) a refusal is about a setting even when it names none the way code would.
+        in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func))
+        if not (
+            names_one
+            or parallel_sizes
+            or in_settings_code
+            or _VALUE_SHOWN.search(message)
+            or _UNSUPPORTED.search(message)
+        ):
             return None
     custom_file = _CUSTOM_FILE.search(message)
     if custom_file:

@@ -18,7 +18,7 @@ _EXCEPTION = re.compile(
 )
 _ENVELOPE = re.compile(
     r"(?:RayTaskError|RayActorError)\((?P<inner>[\w.]+)\)\s*:\s*"
-    r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?P<actor>[A-Za-z_][\w]*)\.(?P<method>[\w]+)\(\)"
+    r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?:(?P<actor>[A-Za-z_][\w]*)\.)?(?P<method>[\w]+)\(\)"
     r"(?:(?:\x1b?\[\d+m)?\s*\(pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\d.:a-fA-F]+))?)?"
     r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
 )
@@ -55,7 +55,7 @@ class ExceptionLine:
 @record(frozen=True)
 class Envelope:
     inner: str  # exception type named inside RayTaskError(...)
-    actor: str  # TaskRunner, WorkerDict, ...
+    actor: str | None  # TaskRunner, WorkerDict, ...; None for a remote function (`ray::main_task()`)
     method: str  # run, actor_rollout_compute_log_prob, ...
     pid: int | None = None  # the actor that raised it: `ray::WorkerDict.x() (pid=1201, ip=...)`
     ip: str | None = None
