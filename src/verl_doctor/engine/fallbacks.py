@@ -410,7 +410,8 @@ _REFUSED = re.compile(
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
-    r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|reduce|lower)\b",
+    r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
+    r"reduce|lower)\b",
     re.I,
 )
 
