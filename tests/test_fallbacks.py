@@ -412,3 +412,104 @@ def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero
     # the same error on a line that reads no setting is not a config answer
     plain = log.replace("self.config.ppo_mini_batch_size % self.config.ppo_micro_batch_size", "total % count")
     assert [f.rule for f in diagnose_text(plain, _CATALOG).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func", "code"),
+    [
+        # the raising statement reads the setting it refuses
+        (
+            "AssertionError: Reward model should not skip tokenizer init.",
+            "/opt/verl/verl/experimental/reward_loop/reward_model.py",
+            "__init__",
+            "CFG014",
+        ),
+        # a refused kind of setting, named in words
+        (
+            "ValueError: Invalid activation recompute method.",
+            "/opt/verl/verl/models/mcore/qwen2_5_vl/vision_transformer_block.py",
+            "_checkpointed_forward",
+            "CFG014",
+        ),
+        # a pipeline split that must divide the layers (a misspelt one too)
+        (
+            "AssertionError: With uneven pipelineing the left over layers must be divisible by left over stages",
+            "/opt/verl/verl/utils/megatron/router_replay_utils.py",
+            "get_num_layers_to_build",
+            "CFG010",
+        ),
+        # a refusal inside a library's own settings code names a setting even without code words
+        (
+            "AssertionError: The expert parallel size must be 1 or the same as the tensor parallel size",
+            "/usr/lib/python3/dist-packages/sglang/srt/server_args.py",
+            "__post_init__",
+            "CFG010",
+        ),
+        # the value it got is shown
+        (
+            "NotImplementedError: PD disaggregation is only supported with rollout in ('sglang', 'vllm'); got 'trtllm'.",
+            "/opt/verl/verl/workers/rollout/replica.py",
+            "get_rollout_replica_class",
+            "CFG014",
+        ),
+    ],
+)
+def test_refusals_read_from_the_raising_statement_and_its_words(
+    last: str, path: str, func: str, code: str
+) -> None:
+    statement = "    assert cond, msg" if last.startswith("AssertionError") else "    raise ValueError(msg)"
+    if "skip tokenizer init" in last:
+        statement = (
+            '    assert self.config.rollout.skip_tokenizer_init is False, "Reward model should not skip"'
+        )
+    log = (
+        "(WorkerDict pid=5151) Traceback (most recent call last):\n"
+        f'(WorkerDict pid=5151)   File "{path}", line 46, in {func}\n'
+        f"(WorkerDict pid=5151) {statement}\n"
+        f"(WorkerDict pid=5151) {last}\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+    assert first.basis.startswith("exception:")
+
+
+def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
+    log = (
+        "(TaskRunner pid=12) Traceback (most recent call last):\n"
+        '(TaskRunner pid=12)   File "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py", line 90, in __getitem__\n'
+        '(TaskRunner pid=12)     assert messages[0]["role"] == "system", "System message should be the first message"\n'
+        "(TaskRunner pid=12) AssertionError: System message should be the first message\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "exc_type", "code", "module"),
+    [
+        (
+            "flash attn verion v2.7.3 and above is required for dynamic batching.",
+            "AssertionError",
+            "ENV013",
+            "flash_attn",
+        ),
+        (
+            "Transformer Engine v1.7.0 does not support Grouped Query Attention, use a newer version of "
+            "Transformer Engine.",
+            "ValueError",
+            "ENV008",
+            "transformer_engine",
+        ),
+        (
+            "FlashAttention3 has been toggled on, but it cannot be used due to the following error: the package "
+            "flash_attn_3 seems to be not installed.",
+            "ImportError",
+            "ENV009",
+            "flash_attn_3",
+        ),
+    ],
+)
+def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: str, module: str) -> None:
+    found = classify(message, exc_type)
+    assert found is not None and found.code == code and found.groups.get("module") == module
+    # an English word after `module` is not a package
+    assert classify("Module path is required when source='importlib'", "ValueError") is None

@@ -475,9 +475,12 @@ class Analyzer:
         if exc.type == "ZeroDivisionError":
             return self._divided_by_setting(line, last[1])
         message = exc.message
+        # The `raise`/`assert` statement the traceback printed, when it did: the library refused
+        # on purpose, and the names it reads (`self.config.rollout.skip_tokenizer_init`) are the
+        # settings it refused.
+        statement = _code_line(self._frame_follow.get(line.worker.key(), ""))
         if not message and exc.type == "AssertionError":
-            # A bare `assert`: the traceback shows the condition, and its names say what failed.
-            message = _code_line(self._frame_follow.get(line.worker.key(), ""))
+            message = statement  # a bare `assert`: its condition says what failed
         if not message:
             return False
         package = last[1].package
@@ -492,7 +495,8 @@ class Analyzer:
             from verl_doctor.catalog.verl_keys import keys_named_in
 
             options = keys_named_in(message)
-        found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
+            options += [k for k in keys_named_in(statement) if k not in options]
+        found = config_check(exc.type, message, last[1].path, last[1].func, options, package, bool(statement))
         return self._credit(line, found)
 
     def settle(self) -> None:

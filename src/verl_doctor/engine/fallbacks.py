@@ -152,6 +152,8 @@ _VERSION_NEEDED = re.compile(
     r"|(?<![\w.-])(?P<f>[A-Za-z][\w-]* [A-Za-z][\w-]*) (?:version|verion|ver\.?) v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
+    r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "
+    r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
     re.I,
@@ -164,8 +166,10 @@ _PACKAGE_ALIASES = {
 }
 _INSTALL_NEEDED = re.compile(
     r"pip3? install (?:-U |--upgrade |-q )*[`'\"]?(?P<a>[A-Za-z][\w.-]*[A-Za-z0-9])"
-    r"|(?:package|library|module) [`'\"]?(?P<b>[A-Za-z][\w.-]*)[`'\"]? "
-    r"(?:(?:is|are) (?:required|not installed|needed|missing)|seems? (?:to be )?not (?:to be )?installed)"
+    r"|(?:package|library|module) [`'\"](?P<b>[A-Za-z][\w.-]*)[`'\"] "
+    r"(?:is|are) (?:required|not installed|needed|missing)"
+    r"|(?:package|library|module) [`'\"]?(?P<h>[A-Za-z][\w.-]*[_\d][\w.-]*)[`'\"]? "
+    r"(?:is not|seems? (?:to be )?not(?: to be)?) installed"
     r"|ensure (?:that )?(?:the )?[`'\"]?(?P<c>[A-Za-z][\w.-]*)[`'\"]? (?:package )?"
     r"is (?:properly |correctly )?installed"
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
@@ -229,7 +233,8 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         return None
     for m in _INSTALL_NEEDED.finditer(message):
         name = next(g for g in m.groups() if g)
-        package = known_package(name) or (name if m.group("a") or m.group("b") or m.group("c") else None)
+        named = m.group("a") or m.group("b") or m.group("c") or m.group("h")
+        package = known_package(name) or (name if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
         if package:
@@ -344,7 +349,7 @@ _OPTION_TOKEN = re.compile(
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
     r"[;,.]\s*(?:but )?got:? ['\"`]?[\w.-]+|"
-    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ )?(?:backend|mode|method|format|strategy|"
+    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,2}(?:backend|mode|method|format|strategy|"
     r"policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
     re.I,
@@ -362,9 +367,12 @@ _ABOUT_THE_MODEL = re.compile(
     r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
     r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
     r"\b(?:this|the|that) models? (?:is|are) not|"
-    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b",
+    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|rope_scaling",
     re.I,
 )
+# A dtype named outright: a refusal that speaks of the model is still answered by choosing
+# another precision (`The model type gemma2 does not support float16`).
+_A_SETTING_NAMED = re.compile(r"\b(?:b?float16|float32|bf16|fp16|dtype)\b", re.I)
 _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
@@ -433,6 +441,9 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
     return Fallback(code_, groups, basis)
 
 
+# verl's code that reads the data rows themselves: what it refuses is a sample, not a setting.
+_READS_ROWS = re.compile(r"dataset|:(?:__getitem__|_build_messages|preprocess)$")
+
 _CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
 
 
@@ -443,10 +454,12 @@ def config_check(
     func: str,
     options: list[str] | None = None,
     package: str | None = None,
+    by_statement: bool = False,
 ) -> Fallback | None:
     """The config code for an error a library of the stack raised while checking its settings,
     or None when the frame and message do not show such a check (`options`: verl's config
-    options the message names; `package`: the package of the raising frame)."""
+    options the message or the raising statement names; `package`: the package of the raising
+    frame; `by_statement`: the traceback shows the `raise`/`assert` that refused)."""
     p = path.replace("\\", "/")
     package = package or "verl"
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
@@ -456,7 +469,8 @@ def config_check(
     )
     # A parallel size compared with something, or refused outright (`Context parallel size ...`).
     parallel_sizes = bool(
-        _PARALLEL.search(message) and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message))
+        _PARALLEL.search(message)
+        and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message) or _DIVIDE.search(message))
     )
     if not by_frame:
         if package not in STACK_PACKAGES:
@@ -469,7 +483,7 @@ def config_check(
         )
         if not (worded or parallel_sizes):
             return None
-        if (
+        if not _A_SETTING_NAMED.search(message) and (
             _ABOUT_THE_MODEL.search(message)
             or _CHECKPOINT_CONTENT.search(message)
             or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
@@ -483,6 +497,7 @@ def config_check(
             names_one
             or parallel_sizes
             or in_settings_code
+            or (by_statement and package == "verl" and not _READS_ROWS.search(p + ":" + func))
             or _VALUE_SHOWN.search(message)
             or _UNSUPPORTED.search(message)
         ):
