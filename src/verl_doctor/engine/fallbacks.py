@@ -349,8 +349,8 @@ _OPTION_TOKEN = re.compile(
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
     r"[;,.]\s*(?:but )?got:? ['\"`]?[\w.-]+|"
-    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,2}(?:backend|mode|method|format|strategy|"
-    r"policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
+    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,2}(?:backend|mode|method|format|"
+    r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
     re.I,
 )
