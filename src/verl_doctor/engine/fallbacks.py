@@ -163,6 +163,9 @@ _PACKAGE_ALIASES = {
     "megatron-lm": "megatron",
     "megatron-core": "megatron",
     "mcore": "megatron",
+    "flashattention": "flash_attn",  # transformers' `the package for FlashAttention2`
+    "flashattention2": "flash_attn",
+    "flashattention3": "flash_attn_3",
 }
 _INSTALL_NEEDED = re.compile(
     r"pip3? install (?:-U |--upgrade |-q )*[`'\"]?(?P<a>[A-Za-z][\w.-]*[A-Za-z0-9])"
@@ -170,6 +173,7 @@ _INSTALL_NEEDED = re.compile(
     r"(?:is|are) (?:required|not installed|needed|missing)"
     r"|(?:package|library|module) [`'\"]?(?P<h>[A-Za-z][\w.-]*[_\d][\w.-]*)[`'\"]? "
     r"(?:is not|seems? (?:to be )?not(?: to be)?) installed"
+    r"|the package for (?P<i>[A-Za-z][\w.-]*) (?:doesn't|does not) seem to be installed"
     r"|ensure (?:that )?(?:the )?[`'\"]?(?P<c>[A-Za-z][\w.-]*)[`'\"]? (?:package )?"
     r"is (?:properly |correctly )?installed"
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
@@ -233,7 +237,7 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         return None
     for m in _INSTALL_NEEDED.finditer(message):
         name = next(g for g in m.groups() if g)
-        named = m.group("a") or m.group("b") or m.group("c") or m.group("h")
+        named = m.group("a") or m.group("b") or m.group("c") or m.group("h") or m.group("i")
         package = known_package(name) or (name if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
