@@ -445,6 +445,13 @@ def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero
             "__post_init__",
             "CFG010",
         ),
+        # Ray's own check of a ray.init / runtime_env argument
+        (
+            "TypeError: runtime_env['conda'] must be of type str or dict, got <class 'list'>.",
+            "/usr/lib/python3/dist-packages/ray/_private/runtime_env/validation.py",
+            "parse_and_validate_conda",
+            "CFG014",
+        ),
         # the value it got is shown
         (
             "NotImplementedError: PD disaggregation is only supported with rollout in ('sglang', 'vllm'); got 'trtllm'.",
@@ -500,6 +507,19 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "transformer_engine",
         ),
         (
+            "apply_chat_template requires jinja2>=3.1.0 to be installed. Your version is 3.0.3.",
+            "ImportError",
+            "ENV013",
+            "jinja2",
+        ),
+        ("rotary_emb is not installed", "ImportError", "ENV009", "rotary_emb"),
+        (
+            "This video processor cannot be instantiated. Please make sure you have `torchvision` installed.",
+            "ImportError",
+            "ENV009",
+            "torchvision",
+        ),
+        (
             "FlashAttention3 has been toggled on, but it cannot be used due to the following error: the package "
             "flash_attn_3 seems to be not installed.",
             "ImportError",
@@ -511,5 +531,6 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
 def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: str, module: str) -> None:
     found = classify(message, exc_type)
     assert found is not None and found.code == code and found.groups.get("module") == module
-    # an English word after `module` is not a package
+    # an English word after `module` is not a package, nor a setting compared with a number
     assert classify("Module path is required when source='importlib'", "ValueError") is None
+    assert classify("temperature >= 0.5 is required", "ValueError") is None

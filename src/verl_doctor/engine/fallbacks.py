@@ -174,6 +174,7 @@ _INSTALL_NEEDED = re.compile(
     r"|(?:package|library|module) [`'\"]?(?P<h>[A-Za-z][\w.-]*[_\d][\w.-]*)[`'\"]? "
     r"(?:is not|seems? (?:to be )?not(?: to be)?) installed"
     r"|the package for (?P<i>[A-Za-z][\w.-]*) (?:doesn't|does not) seem to be installed"
+    r"|make sure (?:that )?you have [`'\"]?(?P<j>[A-Za-z][\w.-]*)[`'\"]? installed"
     r"|ensure (?:that )?(?:the )?[`'\"]?(?P<c>[A-Za-z][\w.-]*)[`'\"]? (?:package )?"
     r"is (?:properly |correctly )?installed"
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
@@ -219,16 +220,19 @@ def _by_distribution() -> dict[str, str]:
     return _dist_names
 
 
+_TO_INSTALL = re.compile(r"\binstall|your version is|installed version", re.I)
+
+
 def _version_required(message: str, exc_type: str) -> Fallback | None:
     if exc_type not in _RAISING:
         return None
     for m in _VERSION_NEEDED.finditer(message):
         name = next(g for g in m.groups() if g)
         package = known_package(name)
+        if package is None and m.group("a") and _TO_INSTALL.search(message):
+            package = name.lower()  # `requires jinja2>=3.1.0 to be installed`: a package by its pin
         if package:
-            return _version_mismatch(
-                package, package, f"{_a(exc_type)} naming the {package} version it needs"
-            )
+            return _version_mismatch(package, None, f"{_a(exc_type)} naming the {package} version it needs")
     return None
 
 
@@ -237,7 +241,15 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         return None
     for m in _INSTALL_NEEDED.finditer(message):
         name = next(g for g in m.groups() if g)
-        named = m.group("a") or m.group("b") or m.group("c") or m.group("h") or m.group("i")
+        named = (
+            m.group("a")
+            or m.group("b")
+            or m.group("c")
+            or m.group("h")
+            or m.group("i")
+            or m.group("j")
+            or (m.group("e") if re.search(r"[_\d]", m.group("e") or "") else None)  # a module's name
+        )
         package = known_package(name) or (name if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
@@ -325,12 +337,14 @@ def _missing_module(module: str) -> Fallback | None:
     )
 
 
-def _version_mismatch(module: str, name: str, basis: str) -> Fallback:
+def _version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
+    """`name`: the name the module lacks; None when the message names the version it needs."""
     top = module.split(".")[0]
     code = _VERSION_RULES.get(top, "ENV013")
-    return Fallback(
-        code, {"package": top, "pkg": pip_distribution(top), "name": name, "module": module}, basis
-    )
+    groups = {"package": top, "pkg": pip_distribution(top), "module": module}
+    if name:
+        groups["name"] = name
+    return Fallback(code, groups, basis)
 
 
 _CONFIG_FUNC = re.compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
@@ -342,8 +356,10 @@ _CONFIG_KEY = re.compile(
     r"rollout|actor|ref|model|optim)\.[a-z_][\w.]*[a-z_]"
 )
 # Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
-# rollout engines, transformers, the Megatron stack.
-STACK_PACKAGES = frozenset(("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan"))
+# rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments).
+STACK_PACKAGES = frozenset(
+    ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray")
+)
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
 _OPTION_TOKEN = re.compile(
     r"(?<![\w/.-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|"
@@ -383,7 +399,8 @@ _NOT_AN_OPTION = frozenset(
 _MISSING = re.compile(
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
-    r"is required|are required|(?:is|are) needed|must contain|must (?:set|specify|provide)|is not set|"
+    r"is required|are required|(?:is|are) needed|must contain|"
+    r"please (?:set|specify|provide) at least one of|must (?:set|specify|provide)|is not set|"
     r"(?:is|are) missing|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
@@ -391,7 +408,7 @@ _MISSING = re.compile(
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)",
     re.I,
 )
-_DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b", re.I)
+_DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
     r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|pipelin(?:ing|eing)\b|pipeline stages?|"
@@ -422,6 +439,7 @@ _REFUSED = re.compile(
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
+    r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
     re.I,
