@@ -45,6 +45,7 @@ MAX_EVIDENCE = 3
 MAX_WORKERS = 256
 MAX_UNRECOGNIZED = 20
 MAX_ENVELOPES = 64
+MAX_ECHOES = 64  # distinct echoes kept (the report shows five)
 FRAME_LOOKBACK = 80
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
@@ -122,7 +123,8 @@ class Analyzer:
         self.switched_off = self.classifier.switched_off
         self.classifier.on_spent = self._spend
         self._unknown: dict[str, _Unknown] = {}
-        self._echoes: list[tuple[Line, str | None]] = []
+        self._echoes: list[tuple[Line, str | None]] = []  # the first of each distinct echo
+        self._echo_keys: set[tuple[str | None, str]] = set()
         self._settled: set[tuple[str, int]] = set()  # envelopes `settle` has credited
         self._envelopes: deque[tuple[Line, Any]] = deque(maxlen=MAX_ENVELOPES)
         # The last of those envelopes per (source, worker), with its place in the order of all
@@ -193,12 +195,20 @@ class Analyzer:
             if joined is not None:
                 return new + joined
         if verdict.envelope_echo and env is not None:
-            self._echoes.append((line, env.inner or None))
+            self._echo(line, env.inner or None)
         elif verdict.exception:
             self._maybe_unknown(line, verdict)
         elif verdict.echo:
-            self._echoes.append((line, None))
+            self._echo(line, None)
         return new
+
+    def _echo(self, line: Line, inner: str | None) -> None:
+        """Keep the first line of each distinct echo (a log repeats them on every rank and
+        every retry): the report names a few, and memory stays flat however long the log."""
+        key = (inner, line.text[:60])
+        if key not in self._echo_keys and len(self._echo_keys) < MAX_ECHOES:
+            self._echo_keys.add(key)
+            self._echoes.append((line, inner))
 
     def _rejoined(self, line: Line, env: Any) -> list[str] | None:
         """Signatures tried on the line joined with the lines that continue it: a message cut by
