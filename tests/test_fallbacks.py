@@ -534,3 +534,24 @@ def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: 
     # an English word after `module` is not a package, nor a setting compared with a number
     assert classify("Module path is required when source='importlib'", "ValueError") is None
     assert classify("temperature >= 0.5 is required", "ValueError") is None
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("TypeError: apply_monkey_patch() got an unexpected keyword argument 'model'", "ENV005"),
+        (
+            "TypeError: RayWorkerGroup.__init__() missing 1 required positional argument: 'resource_pool'",
+            "ENV005",
+        ),
+        # a function verl calls by its contract: the user's own signature is wrong, not verl's release
+        ("TypeError: compute_score() got an unexpected keyword argument 'extra_info'", None),
+        # a name verl never defined
+        ("TypeError: AlfredTWEnv.__init__() takes from 2 to 3 positional arguments but 6 were given", None),
+    ],
+)
+def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
+    message: str, code: str | None
+) -> None:
+    found = classify(message.split(": ", 1)[1], "TypeError")
+    assert (found.code if found else None) == code

@@ -134,6 +134,10 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
             return Fallback("CFG013", {"path": path}, "a FileNotFoundError on a data file")
     if exc_type is None:
         return None
+    if exc_type == "TypeError":
+        found = _called_for_another_verl(message)
+        if found:
+            return found
     return (
         _version_required(message, exc_type)
         or _install_required(message, exc_type)
@@ -218,6 +222,45 @@ def _by_distribution() -> dict[str, str]:
     if _dist_names is None:
         _dist_names = {dist.lower(): imp for imp, dist in pip_names().items()}
     return _dist_names
+
+
+# A call that does not fit the callee's signature (Python's own wording).
+_CALL_MISMATCH = re.compile(
+    r"(?<![\w.])(?P<callee>[A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument|"
+    r"missing \d+ required (?:positional|keyword-only) arguments?|"
+    r"takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:were|was) given|"
+    r"got multiple values for argument)"
+)
+# verl calls these user functions by its own contract: a mismatch is the user's signature.
+_USER_CONTRACT = frozenset(("compute_score",))
+_verl_names: frozenset[str] | None = None
+
+
+def verl_names() -> frozenset[str]:
+    """The functions and classes verl defines at module level in its releases (harvested by
+    benchmarks/harvest_verl_names.py)."""
+    global _verl_names
+    if _verl_names is None:
+        with open(data_path("verl_names.txt"), encoding="utf-8") as fh:
+            _verl_names = frozenset(n.strip() for n in fh if n.strip() and not n.startswith("#"))
+    return _verl_names
+
+
+def _called_for_another_verl(message: str) -> Fallback | None:
+    """A call to one of verl's functions or classes with arguments it does not take: the caller
+    was written for another verl release."""
+    m = _CALL_MISMATCH.search(message)
+    if not m:
+        return None
+    parts = m["callee"].split(".")
+    owner = next((p for p in parts if p in verl_names() and p not in _USER_CONTRACT), None)
+    if owner is None:
+        return None
+    return Fallback(
+        "ENV005",
+        {"name": f"{m['callee']}()"},
+        f"a TypeError calling verl's {owner} with arguments this release does not take",
+    )
 
 
 _TO_INSTALL = re.compile(r"\binstall|your version is|installed version", re.I)
