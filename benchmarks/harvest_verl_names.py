@@ -39,14 +39,18 @@ def distinctive(name: str) -> bool:
 
 def names_at(git_dir: str, ref: str) -> set[str]:
     found: set[str] = set()
-    files = [f for f in _git(git_dir, "ls-tree", "-r", "--name-only", ref, "verl/").split() if f.endswith(".py")]
+    files = [
+        f for f in _git(git_dir, "ls-tree", "-r", "--name-only", ref, "verl/").split() if f.endswith(".py")
+    ]
     for path in files:
         try:
             tree = ast.parse(_git(git_dir, "show", f"{ref}:{path}"))
         except (SyntaxError, subprocess.CalledProcessError):
             continue
         for node in tree.body:
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and distinctive(node.name):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and distinctive(
+                node.name
+            ):
                 found.add(node.name)
     return found
 
