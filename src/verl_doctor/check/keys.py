@@ -93,7 +93,7 @@ def append_existing(o: Override) -> Issue:
 
 def delete_missing(o: Override) -> Issue:
     return Issue(
-        code="CFG016",
+        code="CFG005",  # the key does not exist; Hydra's words: 'Could not delete from config'
         override=o.text,
         why=f"`~` deletes a key, and there is no `{o.key}` to delete (Hydra: 'Could not delete from config')",
         fix=(),
