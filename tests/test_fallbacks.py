@@ -555,3 +555,35 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
 ) -> None:
     found = classify(message.split(": ", 1)[1], "TypeError")
     assert (found.code if found else None) == code
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func"),
+    [
+        ("ValueError: Unknown role: human", "/opt/verl/verl/workers/rollout/schemas.py", "add_message"),
+        (
+            "ValueError: reward loop manager naive has already been registered",
+            "/opt/verl/verl/experimental/reward_loop/registry.py",
+            "register",
+        ),
+        (
+            "ValueError: The input_ids [151644, 872] contains values greater than the vocab size (151936).",
+            "/usr/lib/python3/dist-packages/sglang/srt/managers/tokenizer_manager.py",
+            "_validate_input_ids_in_vocab",
+        ),
+    ],
+)
+def test_a_refusal_of_a_sample_or_of_how_code_calls_a_library_is_not_a_setting(
+    last: str, path: str, func: str
+) -> None:
+    log = (
+        "(WorkerDict pid=51) Traceback (most recent call last):\n"
+        f'(WorkerDict pid=51)   File "{path}", line 10, in {func}\n'
+        "(WorkerDict pid=51)     raise ValueError(msg)\n"
+        f"(WorkerDict pid=51) {last}\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+    # an option about roles is still a setting
+    kv = last.replace("Unknown role: human", "Please specify kv_disagg_role when kv_connector is set")
+    if kv != last:
+        assert [f.rule for f in diagnose_text(log.replace(last, kv), _CATALOG).findings] == ["CFG014"]

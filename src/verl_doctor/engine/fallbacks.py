@@ -436,6 +436,15 @@ _ABOUT_THE_MODEL = re.compile(
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
 # another precision (`The model type gemma2 does not support float16`).
 _A_SETTING_NAMED = re.compile(r"\b(?:b?float16|float32|bf16|fp16|dtype)\b", re.I)
+# A sample's content (chat roles, token ids, what a reward function or tool returned), or how
+# code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
+_ABOUT_DATA_OR_CODE = re.compile(
+    r"\binput_ids\b|non_tensor_batch|tool\.execute|"
+    r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b",
+    re.I,
+)
+# Chat roles of a sample (`Unknown role: human`), unless an option about roles is named (kv_role).
+_CHAT_ROLE = re.compile(r"\broles?\b", re.I)
 _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
@@ -554,6 +563,11 @@ def config_check(
             or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
         ):
             return None  # what the model or a checkpoint is, not how the run was configured
+        if _ABOUT_DATA_OR_CODE.search(message) or (
+            _CHAT_ROLE.search(message)
+            and not any("role" in t.group(0) for t in _OPTION_TOKEN.finditer(message))
+        ):
+            return None  # a sample's content, or how code calls the library
         names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
         # In a library's own settings code (server_args.py, a config's __post_init__, a check_*
         # function) a refusal is about a setting even when it names none the way code would.
