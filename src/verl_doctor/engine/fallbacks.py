@@ -412,7 +412,7 @@ _OPTION_TOKEN = re.compile(
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
     r"[;,.]\s*(?:but )?got:? ['\"`]?[\w.-]+|"
-    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,2}(?:backend|mode|method|format|"
+    r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
     re.I,
@@ -491,7 +491,7 @@ _REFUSED = re.compile(
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
-    r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|"
+    r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
     re.I,
