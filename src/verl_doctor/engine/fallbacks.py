@@ -492,6 +492,7 @@ _REFUSED = re.compile(
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
     r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
+    r"\bcannot override\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
     re.I,
