@@ -14,11 +14,17 @@ from verl_doctor.engine.session import Session, diagnose_text
 _CATALOG = load_catalog(include_user=False, use_cache=False)
 
 
-def _tb(last: str, path: str = "/opt/verl/verl/trainer/main_ppo.py", func: str = "run") -> str:
+def _tb(
+    last: str,
+    path: str = "/opt/verl/verl/trainer/main_ppo.py",
+    func: str = "run",
+    statement: str = "something()",
+) -> str:
+    """A worker's traceback: one frame, the source line Python printed for it, the exception."""
     return (
         "(TaskRunner pid=3012) Traceback (most recent call last):\n"
         f'(TaskRunner pid=3012)   File "{path}", line 88, in {func}\n'
-        "(TaskRunner pid=3012)     something()\n"
+        f"(TaskRunner pid=3012)     {statement}\n"
         f"(TaskRunner pid=3012) {last}\n"
     )
 
@@ -464,28 +470,20 @@ def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero
 def test_refusals_read_from_the_raising_statement_and_its_words(
     last: str, path: str, func: str, code: str
 ) -> None:
-    statement = "    assert cond, msg" if last.startswith("AssertionError") else "    raise ValueError(msg)"
+    statement = "assert cond, msg" if last.startswith("AssertionError") else "raise ValueError(msg)"
     if "skip tokenizer init" in last:
-        statement = (
-            '    assert self.config.rollout.skip_tokenizer_init is False, "Reward model should not skip"'
-        )
-    log = (
-        "(WorkerDict pid=5151) Traceback (most recent call last):\n"
-        f'(WorkerDict pid=5151)   File "{path}", line 46, in {func}\n'
-        f"(WorkerDict pid=5151) {statement}\n"
-        f"(WorkerDict pid=5151) {last}\n"
-    )
-    first = diagnose_text(log, _CATALOG).findings[0]
+        statement = 'assert self.config.rollout.skip_tokenizer_init is False, "Reward model should not skip"'
+    first = diagnose_text(_tb(last, path, func, statement), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == (code, "medium")
     assert first.basis.startswith("exception:")
 
 
 def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
-    log = (
-        "(TaskRunner pid=12) Traceback (most recent call last):\n"
-        '(TaskRunner pid=12)   File "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py", line 90, in __getitem__\n'
-        '(TaskRunner pid=12)     assert messages[0]["role"] == "system", "System message should be the first message"\n'
-        "(TaskRunner pid=12) AssertionError: System message should be the first message\n"
+    log = _tb(
+        "AssertionError: System message should be the first message",
+        "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py",
+        "__getitem__",
+        'assert messages[0]["role"] == "system", "System message should be the first message"',
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
 
@@ -576,12 +574,7 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
 def test_a_refusal_of_a_sample_or_of_how_code_calls_a_library_is_not_a_setting(
     last: str, path: str, func: str
 ) -> None:
-    log = (
-        "(WorkerDict pid=51) Traceback (most recent call last):\n"
-        f'(WorkerDict pid=51)   File "{path}", line 10, in {func}\n'
-        "(WorkerDict pid=51)     raise ValueError(msg)\n"
-        f"(WorkerDict pid=51) {last}\n"
-    )
+    log = _tb(last, path, func, "raise ValueError(msg)")
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
     # an option about roles is still a setting
     kv = last.replace("Unknown role: human", "Please specify kv_disagg_role when kv_connector is set")

@@ -172,12 +172,7 @@ def _config_hint(a: Analyzer, u: _Unknown) -> str | None:
 def _echo_entries(a: Analyzer, cls: Any) -> list[Any]:
     """Only envelopes and echoes survived: say what is known and where to look."""
     out: list[Any] = []
-    seen: set[str] = set()
-    for line, inner in a._echoes:
-        key = f"{inner}:{line.text[:60]}"
-        if key in seen or len(out) >= 5:
-            continue
-        seen.add(key)
+    for line, inner in a._echoes[:5]:  # the analyzer keeps one line per distinct echo
         env = envelope(line.text)
         phase = describe_phase(env.method) if env and env.method not in ("run",) else None
         hint = (

@@ -283,16 +283,10 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
     if exc_type not in _RAISING:
         return None
     for m in _INSTALL_NEEDED.finditer(message):
-        name = next(g for g in m.groups() if g)
-        named = (
-            m.group("a")
-            or m.group("b")
-            or m.group("c")
-            or m.group("h")
-            or m.group("i")
-            or m.group("j")
-            or (m.group("e") if re.search(r"[_\d]", m.group("e") or "") else None)  # a module's name
-        )
+        name = m[m.lastgroup or 0]
+        # `requires 'X'` and `X is not installed` may name something else than a package: there
+        # X must be a known package, or (the latter) a module's name such as `rotary_emb`.
+        named = m.lastgroup not in ("d", "e") or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
         package = known_package(name) or (name if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
