@@ -245,6 +245,13 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
         ),
         # The same words raised by the user's own code: not the stack's check of its settings.
         ("ValueError: max_len_tokens must be greater than 0", "/home/me/project/train_utils.py"),
+        # Ray checking how code calls its API (a scheduling strategy), not what verl passes it.
+        (
+            "ValueError: The variadic parameter of the In operator must be a non-empty tuple",
+            f"{_SITE}/ray/util/scheduling_strategies.py",
+        ),
+        # transformers' generate() checking the arguments a reward judge passed it.
+        ("ValueError: `attention_mask` passed to `generate` must be 2D.", f"{_SITE}/transformers/generation/utils.py"),
     ],
 )
 def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
@@ -580,3 +587,97 @@ def test_a_refusal_of_a_sample_or_of_how_code_calls_a_library_is_not_a_setting(
     kv = last.replace("Unknown role: human", "Please specify kv_disagg_role when kv_connector is set")
     if kv != last:
         assert [f.rule for f in diagnose_text(log.replace(last, kv), _CATALOG).findings] == ["CFG014"]
+
+
+def _hydra_wrapped(target: str, inner: str) -> str:
+    """verl >= 0.8 builds its config classes with Hydra, which re-raises their refusal."""
+    p = "(TaskRunner pid=3012) "
+    return (
+        f'{p}  File "/opt/venv/lib/python3.12/site-packages/hydra/_internal/instantiate/_instantiate2.py", '
+        "line 97, in _call_target\n"
+        f"{p}    raise InstantiationException(msg) from e\n"
+        f"{p}hydra.errors.InstantiationException: Error in call to target '{target}':\n"
+        f"{p}{inner}\n"
+        f"{p}Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("target", "inner", "code"),
+    [
+        (
+            "verl.trainer.config.config.HybridRolloutSwitchConfig",
+            "ValueError('switch_cost_window_size must be positive')",
+            "CFG014",
+        ),
+        (
+            "verl.utils.profiler.config.TorchProfilerToolConfig",
+            "AssertionError(\"Profiler step_start must be of type int, got <class 'NoneType'>\")",
+            "CFG014",
+        ),
+        ("verl.workers.config.rollout.RolloutConfig", "ValueError('rollout.name must be set')", "CFG011"),
+    ],
+)
+def test_a_refusal_of_a_verl_config_class_wrapped_by_hydra_is_a_config_error(
+    target: str, inner: str, code: str
+) -> None:
+    report = diagnose_text(_hydra_wrapped(target, inner), _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [(code, "medium")]
+    assert "config check in verl/" in report.findings[0].basis
+
+
+def test_an_error_hydra_wraps_that_is_no_refusal_stays_an_unknown_exception() -> None:
+    for target, inner in [
+        ("verl.workers.config.model.HFModelConfig", "TypeError('cannot pickle lock')"),
+        ("verl.utils.dataset.rl_dataset.RLHFDataset", "RuntimeError('socket closed by peer')"),
+    ]:
+        report = diagnose_text(_hydra_wrapped(target, inner), _CATALOG)
+        assert not report.findings
+        assert [u.exception for u in report.unrecognized] == [inner.partition("(")[0]]
+
+
+@pytest.mark.parametrize("exc", ["FileNotFoundError", "PermissionError", "OSError"])
+def test_a_file_error_raised_while_saving_a_checkpoint_is_a_failed_save(exc: str) -> None:
+    text = _tb(
+        f"{exc}: No such file or directory: /ckpt/global_step_1/actor/huggingface/model.safetensors",
+        path="/opt/verl/verl/utils/checkpoint/megatron_checkpoint_manager.py",
+        func="save_checkpoint",
+        statement="self.bridge.save_weights(",
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("FLOW012", "medium")]
+    assert "while saving a checkpoint" in report.findings[0].basis
+    # The same error while loading is no failed save.
+    loading = text.replace("save_checkpoint", "load_checkpoint")
+    assert "FLOW012" not in [f.rule for f in diagnose_text(loading, _CATALOG).findings]
+
+
+def test_a_raise_statement_a_traceback_prints_is_not_an_exception_of_its_own() -> None:
+    text = _tb("RuntimeError: Failed to get device UUID for device 3: GPU is lost", statement="x()")
+    text = text.replace("    x()", "    raise NVMLError(ret)")
+    report = diagnose_text(text, _CATALOG)
+    assert [u.exception for u in report.unrecognized] == ["RuntimeError"]
+
+
+def test_a_bare_assert_under_torchrun_rank_prefixes_is_read_from_its_statement() -> None:
+    text = (
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py", line 60, in __init__\n'
+        '[rank0]:     assert self.truncation in ["error", "left", "right"]\n'
+        "[rank0]: AssertionError\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    assert "data.truncation" in report.findings[0].basis
+
+
+def test_a_file_that_does_not_parse_is_not_called_a_setting() -> None:
+    text = _tb(
+        "ValueError: Invalid JSON in /data/lora/adapter_config.json: Expecting ',' delimiter: line 14 column 5",
+        path="/opt/verl/verl/utils/model.py",
+        func="get_lora_rank_from_adapter",
+        statement='raise ValueError(f"Invalid JSON in {config_path}: {e}") from e',
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert not report.findings
+    assert [u.exception for u in report.unrecognized] == ["ValueError"]

@@ -43,6 +43,7 @@ _CACHE_KEY_MODULES = (
     "catalog/validate.py",
     "catalog/schema.py",
     "catalog/literals.py",
+    "catalog/spelling.py",
     "catalog/rule.py",
 )
 
@@ -368,7 +369,11 @@ def _reject_slow(data: dict[str, Any], path: str, problems: list[Problem]) -> bo
 
 
 def _literal_table(entries: list[dict[str, Any]]) -> tuple[list[str], list[list[list[Any]]]]:
-    from verl_doctor.catalog.literals import required_literals
+    from verl_doctor.catalog.literals import required_literals as literals_of
+    from verl_doctor.catalog.spelling import tolerant
+
+    def required_literals(pattern: str) -> frozenset[str] | None:
+        return literals_of(tolerant(pattern))  # the literals of the pattern as compiled
 
     table: dict[str, list[list[Any]]] = {}
 

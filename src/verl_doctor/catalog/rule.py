@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from verl_doctor.catalog.spelling import tolerant
 from verl_doctor.common.records import field, record
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
@@ -22,7 +23,9 @@ REGEX_FLAGS = 0x2000  # regex.VERSION0, without importing `regex` at start-up
 def compile_pattern(pattern: str, origin: str) -> Any:
     """Built-in rules (linted, tested on their examples) compile with `re`, several times
     faster than `regex` on the catalog's look-ahead patterns; user rules, and anything `re`
-    cannot read, use `regex`, whose searches the analyzer runs under a timeout."""
+    cannot read, use `regex`, whose searches the analyzer runs under a timeout. Negations accept
+    their other spellings (spelling.py)."""
+    pattern = tolerant(pattern)
     if origin == "built-in":
         try:
             return re.compile(pattern)

@@ -155,9 +155,17 @@ def _by_leaf(version: str | None) -> dict[str, list[str]]:
     return by_leaf
 
 
-def keys_named_in(message: str, verl_version: str | None = None, limit: int = 4) -> list[str]:
+def _ending_in(by_leaf: dict[str, list[str]], token: str) -> list[str]:
+    """The full keys a dotted tail (`rollout.name`) ends."""
+    return sorted(k for k in by_leaf.get(token.rpartition(".")[2], ()) if k.endswith("." + token))
+
+
+def keys_named_in(
+    message: str, verl_version: str | None = None, limit: int = 4, code: bool = False
+) -> list[str]:
     """Config options a message names, as full dotted keys: a dotted key written out, or an
-    option's own name (`ppo_mini_batch_size`) with the few keys that end in it."""
+    option's own name (`ppo_mini_batch_size`) with the few keys that end in it. In `code` (a
+    source line), a one-word option read off an object (`self.truncation`) counts too."""
     import re
 
     version = version_for(verl_version)
@@ -165,13 +173,20 @@ def keys_named_in(message: str, verl_version: str | None = None, limit: int = 4)
     by_leaf = _by_leaf(version)
     out: list[str] = []
     for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
-        token = token.removeprefix("config.").removeprefix("self.config.")
+        # Read off an object in code (`self.truncation`, `config.data.shuffle`): even a one-word
+        # name is then an attribute, not an English word.
+        read = code and token.startswith(("self.", "config.", "cfg."))
+        token = token.removeprefix("self.").removeprefix("config.").removeprefix("cfg.")
         if token in pool:
             found = [token]
+        elif "." in token and (ends := _ending_in(by_leaf, token)):
+            found = ends[:3]  # `rollout.name`: the keys it ends
         elif "_" in token and len(token) >= 6:
             found = sorted(by_leaf.get(token.rpartition(".")[2], []))
             if len(found) > 3:
                 found = [token.rpartition(".")[2]]
+        elif read and len(token) >= 6 and 0 < len(by_leaf.get(token, ())) <= 3:
+            found = sorted(by_leaf[token])
         else:
             found = []
         for key in found:

@@ -24,7 +24,7 @@ from verl_doctor.catalog.rule import Rule
 from verl_doctor.common.records import field, record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
-from verl_doctor.engine.line_kinds import ExceptionLine, Frame, describe_phase
+from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase
 from verl_doctor.engine.normalize import Line, Worker, strip_ansi
 from verl_doctor.engine.prefilter import LineSearcher
 from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
@@ -55,8 +55,31 @@ _NEW_RECORD = re.compile(
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )
-_PREFIX = re.compile(r"^\s*\((?:\w+ )?pid=[^)]*\)\s?")  # a Ray worker's `(TaskRunner pid=1, ip=...)`
+# A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`.
+_PREFIX = re.compile(r"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?)+")
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
+# Hydra's wrapper around an error raised while building a verl config class, and the error itself
+# on the line after it: `ValueError('...')`.
+_HYDRA_TARGET = re.compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
+_INNER_CALL = re.compile(r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?P<q>['\"])(?P<msg>.+)(?P=q),?\)\s*$")
+# A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
+_REFUSAL_TYPES = frozenset(
+    ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
+)
+# Exceptions that say a file could not be written or found, and distributed checkpointing's own.
+_SAVE_ERROR_TYPES = frozenset(
+    (
+        "OSError",
+        "IOError",
+        "FileNotFoundError",
+        "PermissionError",
+        "IsADirectoryError",
+        "NotADirectoryError",
+        "FileExistsError",
+        "CheckpointException",
+        "CheckpointingException",
+    )
+)
 _CONFIG_CHECK_TYPES = {
     "AssertionError",
     "ValueError",
@@ -200,6 +223,8 @@ class Analyzer:
             self._maybe_unknown(line, verdict)
         elif verdict.echo:
             self._echo(line, None)
+        elif not hit_any and "exception" in kinds and "Error in call to target" in text:
+            self._config_class_refused(line)
         return new
 
     def _echo(self, line: Line, inner: str | None) -> None:
@@ -465,6 +490,8 @@ class Analyzer:
         if len(self._unknown) >= MAX_UNRECOGNIZED:
             return
         phase, detail = self._phase_for(line)
+        if self._file_error_while_saving(line, exc, phase):
+            return
         frames = self._frames.get(line.worker.key())
         deepest = None
         if frames:
@@ -472,6 +499,43 @@ class Analyzer:
             if 0 <= line.number - number <= FRAME_LOOKBACK:
                 deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
         self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
+
+    def _config_class_refused(self, line: Line) -> None:
+        """Hydra building one of verl's config classes (verl >= 0.8 checks settings in the
+        dataclasses' __post_init__) prints the refusal on the line after its wrapper, as
+        `ValueError('...')`: that refusal, in that config module, is verl's config check speaking;
+        an error it cannot place is kept as an unknown exception, not dropped with the wrapper."""
+        target = _HYDRA_TARGET.search(line.text)
+        inner = _INNER_CALL.match(_PREFIX.sub("", line.follow.lstrip("\n").split("\n", 1)[0]))
+        if target is None or inner is None:
+            return
+        exc_type = inner.group("type")
+        message = inner.group("msg").replace("\\'", "'").replace('\\"', '"')
+        module, _, cls = target.group("target").rpartition(".")
+        if exc_type in _REFUSAL_TYPES and cls.endswith("Config"):
+            from verl_doctor.catalog.verl_keys import keys_named_in
+            from verl_doctor.engine.fallbacks import config_check
+
+            path = "/" + module.replace(".", "/") + ".py"
+            found = config_check(exc_type, message, path, "__post_init__", keys_named_in(message))
+            if self._credit(line, found):
+                return
+        fp = fingerprint(exc_type, message)
+        known = self._unknown.get(fp)
+        if known is not None:
+            known.count += 1 + line.repeats
+        elif len(self._unknown) < MAX_UNRECOGNIZED:
+            exc = ExceptionLine(exc_type, exc_type, message)
+            self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, *self._phase_for(line))
+
+    def _file_error_while_saving(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
+        """A file-system error (or a distributed-checkpoint error) raised under a save_checkpoint
+        frame is a checkpoint that could not be written, whatever the file."""
+        if phase != SAVING_CHECKPOINT or exc.type not in _SAVE_ERROR_TYPES:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        return self._credit(line, Fallback("FLOW012", {}, f"{exc.type} raised while {phase}"))
 
     def _config_check(self, line: Line, exc: ExceptionLine) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame
@@ -505,7 +569,7 @@ class Analyzer:
             from verl_doctor.catalog.verl_keys import keys_named_in
 
             options = keys_named_in(message)
-            options += [k for k in keys_named_in(statement) if k not in options]
+            options += [k for k in keys_named_in(statement, code=True) if k not in options]
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, bool(statement))
         return self._credit(line, found)
 
@@ -533,7 +597,8 @@ class Analyzer:
         from verl_doctor.catalog.verl_keys import keys_named_in
         from verl_doctor.engine.fallbacks import divided_by_setting
 
-        return self._credit(line, divided_by_setting(code, frame.path, frame.func, keys_named_in(code)))
+        options = keys_named_in(code, code=True)
+        return self._credit(line, divided_by_setting(code, frame.path, frame.func, options))
 
     def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
         """Credit an exception no signature knows to the rule its class and names point at."""

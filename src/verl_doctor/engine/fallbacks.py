@@ -397,6 +397,21 @@ _CONFIG_KEY = re.compile(
 STACK_PACKAGES = frozenset(
     ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray")
 )
+# Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
+# ray.init and its runtime_env) speaks of settings; the rest checks calls made by code.
+_RAY_CHECKS_SETTINGS = re.compile(r"/ray/_private/runtime_env/validation\.py:|/ray/_private/worker\.py:init$")
+
+
+def _checks_settings(package: str, path: str, func: str) -> bool:
+    """Whether this part of a library checks settings a run is given, rather than how code calls
+    it: transformers' generate() is called by user code (reward judges), verl rolls out with vLLM
+    or SGLang."""
+    if package == "ray":
+        return bool(_RAY_CHECKS_SETTINGS.search(path + ":" + func))
+    if package == "transformers":
+        return "/transformers/generation/" not in path
+    return True
+
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
 _OPTION_TOKEN = re.compile(
     r"(?<![\w/.-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|"
@@ -435,6 +450,12 @@ _A_SETTING_NAMED = re.compile(r"\b(?:b?float16|float32|bf16|fp16|dtype)\b", re.I
 _ABOUT_DATA_OR_CODE = re.compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b",
+    re.I,
+)
+# A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
+_FILE_DOES_NOT_PARSE = re.compile(
+    r"\bInvalid (?:JSON|YAML|TOML)\b|\bExpecting (?:'.' delimiter|value|property name)|"
+    r"\bUnterminated string\b|\bJSONDecodeError\b|\bwhile (?:scanning|parsing) a\b",
     re.I,
 )
 # Chat roles of a sample (`Unknown role: human`), unless an option about roles is named (kv_role).
@@ -531,6 +552,8 @@ def config_check(
     frame; `by_statement`: the traceback shows the `raise`/`assert` that refused)."""
     p = path.replace("\\", "/")
     package = package or "verl"
+    if _FILE_DOES_NOT_PARSE.search(message):
+        return None
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
     # stack's code, the words must refuse a value, and name the option (or show the value).
     by_frame = package == "verl" and bool(
@@ -543,6 +566,8 @@ def config_check(
     )
     if not by_frame:
         if package not in STACK_PACKAGES:
+            return None
+        if not _checks_settings(package, p, func):
             return None
         worded = (
             _REFUSED.search(message)

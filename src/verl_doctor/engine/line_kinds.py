@@ -12,7 +12,7 @@ import re
 from verl_doctor.common.records import record
 
 _EXCEPTION = re.compile(
-    r"^(?:raise\s+)?(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
+    r"^(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
     r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|KeyboardInterrupt|SystemExit|StopIteration)"
     r"(?:\((?P<inner>[\w.]+)\))?(?P<rest>:.*|\s*$)"
 )
@@ -160,8 +160,9 @@ PATTERNS = (_EXCEPTION, _ENVELOPE, _FRAME, _ECHO, _BENIGN)
 WRAPPER_TYPES = frozenset(_WRAPPER_TYPES)
 
 
+SAVING_CHECKPOINT = "saving a checkpoint"
 _PHASES = (
-    ("save_checkpoint", "saving a checkpoint"),
+    ("save_checkpoint", SAVING_CHECKPOINT),
     ("load_checkpoint", "loading a checkpoint"),
     ("model_merger", "merging a checkpoint"),
     ("update_weights", "syncing weights to the rollout engine"),
