@@ -251,7 +251,10 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             f"{_SITE}/ray/util/scheduling_strategies.py",
         ),
         # transformers' generate() checking the arguments a reward judge passed it.
-        ("ValueError: `attention_mask` passed to `generate` must be 2D.", f"{_SITE}/transformers/generation/utils.py"),
+        (
+            "ValueError: `attention_mask` passed to `generate` must be 2D.",
+            f"{_SITE}/transformers/generation/utils.py",
+        ),
     ],
 )
 def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
@@ -551,6 +554,11 @@ def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: 
         ),
         # a function verl calls by its contract: the user's own signature is wrong, not verl's release
         ("TypeError: compute_score() got an unexpected keyword argument 'extra_info'", None),
+        # mbridge's method called with a keyword the installed mbridge does not take
+        (
+            "TypeError: Bridge.save_weights() got an unexpected keyword argument 'distributed_filesystem'",
+            "ENV008",
+        ),
         # a name verl never defined
         ("TypeError: AlfredTWEnv.__init__() takes from 2 to 3 positional arguments but 6 were given", None),
     ],

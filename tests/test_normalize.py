@@ -64,6 +64,9 @@ from verl_doctor.engine.normalize import normalize
             "10.29.214.5",
             None,
         ),
+        # a traceback quoted in Markdown (an issue, a chat)
+        ("> ValueError: bad value", "ValueError: bad value", None, None, None, None),
+        ("> (WorkerDict pid=7) msg", "msg", "WorkerDict", 7, None, None),
         (
             "(base) user@node:~$ python -c 'import verl'",
             "user@node:~$ python -c 'import verl'",

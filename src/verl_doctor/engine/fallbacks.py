@@ -233,34 +233,47 @@ _CALL_MISMATCH = re.compile(
 )
 # verl calls these user functions by its own contract: a mismatch is the user's signature.
 _USER_CONTRACT = frozenset(("compute_score",))
-_verl_names: frozenset[str] | None = None
+_names: dict[str, frozenset[str]] = {}
+
+
+def release_names(package: str) -> frozenset[str]:
+    """The functions and classes a package defines at module level in its releases (and, for
+    mbridge, its classes' public methods as `Class.method`), harvested from its sources by
+    benchmarks/harvest_verl_names.py."""
+    names = _names.get(package)
+    if names is None:
+        with open(data_path(f"{package}_names.txt"), encoding="utf-8") as fh:
+            names = _names[package] = frozenset(n.strip() for n in fh if n.strip() and not n.startswith("#"))
+    return names
 
 
 def verl_names() -> frozenset[str]:
-    """The functions and classes verl defines at module level in its releases (harvested by
-    benchmarks/harvest_verl_names.py)."""
-    global _verl_names
-    if _verl_names is None:
-        with open(data_path("verl_names.txt"), encoding="utf-8") as fh:
-            _verl_names = frozenset(n.strip() for n in fh if n.strip() and not n.startswith("#"))
-    return _verl_names
+    return release_names("verl")
 
 
 def _called_for_another_verl(message: str) -> Fallback | None:
     """A call to one of verl's functions or classes with arguments it does not take: the caller
-    was written for another verl release."""
+    was written for another verl release. The same call into mbridge (verl's Megatron bridge) is
+    verl and mbridge releases that do not fit each other."""
     m = _CALL_MISMATCH.search(message)
     if not m:
         return None
-    parts = m["callee"].split(".")
+    callee = m["callee"]
+    parts = callee.split(".")
     owner = next((p for p in parts if p in verl_names() and p not in _USER_CONTRACT), None)
-    if owner is None:
-        return None
-    return Fallback(
-        "ENV005",
-        {"name": f"{m['callee']}()"},
-        f"a TypeError calling verl's {owner} with arguments this release does not take",
-    )
+    if owner is not None:
+        return Fallback(
+            "ENV005",
+            {"name": f"{callee}()"},
+            f"a TypeError calling verl's {owner} with arguments this release does not take",
+        )
+    if ".".join(parts[-2:]) in release_names("mbridge"):
+        return Fallback(
+            "ENV008",
+            {"name": f"{callee}()"},
+            f"a TypeError calling mbridge's {callee} with arguments the installed mbridge does not take",
+        )
+    return None
 
 
 _TO_INSTALL = re.compile(r"\binstall|your version is|installed version", re.I)
@@ -411,6 +424,7 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
     if package == "transformers":
         return "/transformers/generation/" not in path
     return True
+
 
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
 _OPTION_TOKEN = re.compile(

@@ -37,6 +37,7 @@ _PREFIXES = re.compile(
     | (?P<level>(?:DEBUG|INFO|WARNING|WARN|ERROR|CRITICAL)
         \ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
     | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
+    | (?P<quote>>{1,3}\ )  # a Markdown quote: a traceback pasted into an issue or a chat
     """,
     re.VERBOSE,
 )
