@@ -267,7 +267,12 @@ def _called_for_another_verl(message: str) -> Fallback | None:
             {"name": f"{callee}()"},
             f"a TypeError calling verl's {owner} with arguments this release does not take",
         )
-    if ".".join(parts[-2:]) in release_names("mbridge"):
+    # A public method (`Bridge.save_weights`) or a bridge's constructor: mbridge's module-level
+    # names alone (`ModuleDict`, `DropPath`) are shared with torch and others.
+    method = ".".join(parts[-2:])
+    if (len(parts) >= 2 and method in release_names("mbridge")) or (
+        method.endswith(".__init__") and "Bridge" in parts[-2] and parts[-2] in release_names("mbridge")
+    ):
         return Fallback(
             "ENV008",
             {"name": f"{callee}()"},
