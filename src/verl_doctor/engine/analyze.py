@@ -482,6 +482,11 @@ class Analyzer:
             return
         if self._config_check(line, exc):
             return
+        self._remember_unknown(line, exc)
+
+    def _remember_unknown(self, line: Line, exc: ExceptionLine) -> None:
+        """Keep an exception no rule knows (counted once per message), unless what was running
+        when it was raised places it."""
         fp = fingerprint(exc.type, exc.message)
         known = self._unknown.get(fp)
         if known is not None:
@@ -520,13 +525,7 @@ class Analyzer:
             found = config_check(exc_type, message, path, "__post_init__", keys_named_in(message))
             if self._credit(line, found):
                 return
-        fp = fingerprint(exc_type, message)
-        known = self._unknown.get(fp)
-        if known is not None:
-            known.count += 1 + line.repeats
-        elif len(self._unknown) < MAX_UNRECOGNIZED:
-            exc = ExceptionLine(exc_type, exc_type, message)
-            self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, *self._phase_for(line))
+        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, message))
 
     def _file_error_while_saving(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
         """A file-system error (or a distributed-checkpoint error) raised under a save_checkpoint
