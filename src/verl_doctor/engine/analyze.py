@@ -569,7 +569,7 @@ class Analyzer:
 
             options = keys_named_in(message)
             options += [k for k in keys_named_in(statement, code=True) if k not in options]
-        found = config_check(exc.type, message, last[1].path, last[1].func, options, package, bool(statement))
+        found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
 
     def settle(self) -> None:

@@ -403,6 +403,14 @@ def _version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
 
 
 _CONFIG_FUNC = re.compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
+# verl's functions that check its settings: a config class's __post_init__, validate_config,
+# _check_mutually_exclusive, check_mtp_config. Its other check/validate functions test data and
+# state (check_consistency, _validate_state_dict, _check_and_sort_partitions, the _validate loop).
+_VERL_CONFIG_FUNC = re.compile(
+    r"__post_init__|post_init|(?:validat|check|verify)\w*(?:config|option|arg|mutually_exclusive|"
+    r"unsupported|resource|feature|world_size|alignment)|config\w*(?:check|validat)|sanity",
+    re.I,
+)
 _CONFIG_PATH = re.compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
@@ -550,9 +558,6 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
     return Fallback(code_, groups, basis)
 
 
-# verl's code that reads the data rows themselves: what it refuses is a sample, not a setting.
-_READS_ROWS = re.compile(r"dataset|:(?:__getitem__|_build_messages|preprocess)$")
-
 _CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
 
 
@@ -563,12 +568,11 @@ def config_check(
     func: str,
     options: list[str] | None = None,
     package: str | None = None,
-    by_statement: bool = False,
 ) -> Fallback | None:
     """The config code for an error a library of the stack raised while checking its settings,
     or None when the frame and message do not show such a check (`options`: verl's config
     options the message or the raising statement names; `package`: the package of the raising
-    frame; `by_statement`: the traceback shows the `raise`/`assert` that refused)."""
+    frame)."""
     p = path.replace("\\", "/")
     package = package or "verl"
     if _FILE_DOES_NOT_PARSE.search(message):
@@ -576,7 +580,7 @@ def config_check(
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
     # stack's code, the words must refuse a value, and name the option (or show the value).
     by_frame = package == "verl" and bool(
-        options or _CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
+        options or _VERL_CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
     )
     # A parallel size compared with something, or refused outright (`Context parallel size ...`).
     parallel_sizes = bool(
@@ -607,19 +611,29 @@ def config_check(
             and not any("role" in t.group(0) for t in _OPTION_TOKEN.finditer(message))
         ):
             return None  # a sample's content, or how code calls the library
-        names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
-        # In a library's own settings code (server_args.py, a config's __post_init__, a check_*
-        # function) a refusal is about a setting even when it names none the way code would.
-        in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func))
-        if not (
-            names_one
-            or parallel_sizes
-            or in_settings_code
-            or (by_statement and package == "verl" and not _READS_ROWS.search(p + ":" + func))
-            or _VALUE_SHOWN.search(message)
-            or _UNSUPPORTED.search(message)
-        ):
-            return None
+        if package == "verl":
+            # verl's config keys are known: a refusal elsewhere in verl that names none of them,
+            # shows no refused value and splits no batch checks its own state (`execute_fn must
+            # be callable`, `15 != 16`), not a setting of the run.
+            batch_split = _DIVIDE.search(message) and _BATCH_SIZES.search(message)
+            if not (
+                parallel_sizes or batch_split or _VALUE_SHOWN.search(message) or _CUSTOM_FILE.search(message)
+            ):
+                return None
+        else:
+            names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
+            # In a library's own settings code (server_args.py, a config's __post_init__, a
+            # check_* function) a refusal is about a setting even when it names none the way
+            # code would.
+            in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func))
+            if not (
+                names_one
+                or parallel_sizes
+                or in_settings_code
+                or _VALUE_SHOWN.search(message)
+                or _UNSUPPORTED.search(message)
+            ):
+                return None
     custom_file = _CUSTOM_FILE.search(message)
     if custom_file:
         path_named = custom_file.group("path")
