@@ -212,6 +212,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/vllm/engine/arg_utils.py",
             "CFG010",
         ),
+        # Ray's check of the runtime_env verl passes from ray_kwargs.ray_init.
+        (
+            "TypeError: setup_timeout_seconds must be of type int, got: <class 'str'>",
+            f"{_SITE}/ray/runtime_env/runtime_env.py",
+            "CFG014",
+        ),
         # A custom module the user pointed verl at.
         (
             "TypeError: The custom reward manager in /workspace/rm/my_reward.py must subclass AbstractRewardManager",
@@ -703,3 +709,18 @@ def test_a_file_that_does_not_parse_is_not_called_a_setting() -> None:
     report = diagnose_text(text, _CATALOG)
     assert not report.findings
     assert [u.exception for u in report.unrecognized] == ["ValueError"]
+
+
+def test_an_install_offered_as_another_way_out_is_not_a_missing_dependency() -> None:
+    last = (
+        "ValueError: The current `device_map` had weights offloaded to the disk. Please provide an "
+        "`offload_folder` for them. Alternatively, make sure you have `safetensors` installed if the "
+        "model you are using offers the weights in this format."
+    )
+    log = _tb(last, "/usr/lib/python3/dist-packages/transformers/modeling_utils.py", "from_pretrained")
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] != ["ENV009"]
+    wanted = last.split(". Alternatively", 1)[0].replace(
+        "Please provide an `offload_folder` for them", "Make sure you have `safetensors` installed"
+    )
+    log = _tb(wanted, "/usr/lib/python3/dist-packages/transformers/modeling_utils.py", "from_pretrained")
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV009"]

@@ -65,8 +65,9 @@ def test_run_wraps_a_training_command(tmp_path: Path) -> None:
     assert f"env-check unchanged {work}" in text  # same environment and working directory
     assert "(WorkerDict pid=4101, ip=10.0.0.3) torch.OutOfMemoryError" in err.decode()
     assert b"detected FLOW002" not in early  # symptoms are not announced
-    final = err.decode().split("verl-doctor: 2 known errors", 1)
-    assert len(final) == 2 and final[1].index("FLOW004") < final[1].index("FLOW002")
+    # The NCCL timeout on the other ranks echoes the out-of-memory error: one answer.
+    final = err.decode().split("verl-doctor: 1 known error", 1)
+    assert len(final) == 2 and "FLOW004" in final[1] and "FLOW002" not in final[1]
     kept = log.read_text()
     assert (
         kept.startswith("kept from an earlier run\n") and "Watchdog caught" in kept

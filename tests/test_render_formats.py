@@ -14,10 +14,9 @@ OOM = (
     "(WorkerDict pid=1201, ip=10.0.0.1) torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
     "2.00 GiB. GPU 0 has a total capacity of 79.25 GiB of which 1.00 GiB is free."
 )
-WATCHDOG = (
-    "(WorkerDict pid=1202, ip=10.0.0.1) [rank1]:[E1 00:00:00.1 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog "
-    "caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
-    "Timeout(ms)=600000) ran for 600017 milliseconds before timing out."
+# A symptom that is no echo of the crash: it stays a finding of its own, after the root cause.
+EMPTY = (
+    "(TaskRunner pid=1100) ValueError: num_samples should be a positive integer value, but got num_samples=0"
 )
 
 
@@ -26,10 +25,10 @@ def _token(prefix: str, n: int, alphabet: str = string.ascii_letters + string.di
 
 
 def test_markdown_structure() -> None:
-    md = markdown.render(diagnose_text(f"{WATCHDOG}\n{OOM}\n"))
+    md = markdown.render(diagnose_text(f"{EMPTY}\n{OOM}\n"))
     lines = md.splitlines()
     assert lines[0].startswith("## verl-doctor: `FLOW004`")  # headline: root cause first
-    assert "### 1. `FLOW004`" in md and "### 2. `FLOW002`" in md
+    assert "### 1. `FLOW004`" in md and "### 2. `CFG015`" in md
     assert md.index("### 1.") < md.index("### 2.")
     assert "```bash" in md and "actor_rollout_ref.rollout.gpu_memory_utilization=0.4" in md
     assert "<details><summary>evidence</summary>" in md
@@ -66,10 +65,10 @@ def test_markdown_cannot_break_out_of_its_fences() -> None:
 
 
 def test_github_annotations() -> None:
-    gh = github.render(diagnose_text(f"{WATCHDOG}\n{OOM}\n"))
+    gh = github.render(diagnose_text(f"{EMPTY}\n{OOM}\n"))
     lines = gh.strip().splitlines()
     assert lines[0].startswith("::error title=FLOW004 cuda-out-of-memory")
-    assert lines[1].startswith("::warning title=FLOW002 nccl-timeout")  # symptoms are warnings
+    assert lines[1].startswith("::warning title=CFG015 dataset-empty")  # symptoms are warnings
     assert "%0A" in lines[0]  # multi-line message escaped
     assert all(ln.count("::") >= 2 for ln in lines)
 

@@ -65,10 +65,8 @@ def test_oom_on_one_rank_then_watchdog_and_actor_death_ranks_oom_first() -> None
     lines.append("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.")
     # the watchdog lines come first in the file in many logs: put them before the OOM too
     report = diagnose_text("\n".join(lines[4:11] + lines[:4] + lines[11:]))
-    codes = [f.rule for f in report.findings]
-    assert codes[0] == "FLOW004"
-    assert "FLOW002" in codes
-    assert all(f.symptom for f in report.findings[1:])
+    # The watchdog timeouts on the other ranks and the actor's death echo the OOM: one answer.
+    assert [f.rule for f in report.findings] == ["FLOW004"]
 
 
 def test_phase_comes_from_the_ray_envelope() -> None:

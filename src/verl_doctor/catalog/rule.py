@@ -77,6 +77,7 @@ class Rule:
     handbook: str | None = None
     suggest: str | None = None
     severity: str = "error"  # or "warning": reported apart, does not fail the run by default
+    echo: bool = False  # only says a process died or timed out: an unknown exception explains it
     warning_from: int = -1  # signatures from this index on are warning-level messages
     fatal_at_end: int | None = None
     sources: tuple[str, ...] = ()  # `project@version path: text` of the statements printing it
@@ -94,6 +95,7 @@ class Rule:
             category=data["category"],
             title=data["title"],
             symptom=bool(data.get("symptom", False)),
+            echo=bool(data.get("echo", False)),
             signatures=tuple(data["signatures"]) + tuple(data.get("warnings", ())),
             exclude=tuple(data.get("exclude", ())),
             literals=tuple(data.get("literals", ())),

@@ -81,6 +81,12 @@ class RuleSpec(_Strict):
     symptom: bool = Field(
         default=False, description="True when this error is usually the echo of another failure."
     )
+    echo: bool = Field(
+        default=False,
+        description="True when the message only says that a process died, did not start or timed "
+        "out (a Ray actor's death, an engine that failed to start): an exception no rule knows in "
+        "the same log is then the reason, and leads the report.",
+    )
     severity: Severity = Field(
         default="error",
         description="'warning' for messages printed before a failure (or by runs that go on): "

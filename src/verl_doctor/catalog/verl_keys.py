@@ -35,6 +35,17 @@ def all_keys() -> frozenset[str]:
     return frozenset().union(*(keys(v) for v in VERSIONS))
 
 
+@cache
+def entry_point_keys() -> frozenset[str]:
+    """The keys of verl's other entry points (generation, SFT, evaluation, generation server) in
+    every shipped release: a message from one of them names these, not the trainer's."""
+    folder = Path(data_path("entry_keys"))
+    out: set[str] = set()
+    for path in sorted(folder.glob("*.txt")):
+        out.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return frozenset(out)
+
+
 def version_for(verl_version: str | None) -> str:
     """The shipped key list closest to a verl version (newest at or below it), else head."""
     v = parse(verl_version) if verl_version else None
@@ -119,9 +130,10 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
 
 
 @cache
-def _leaves(version: str | None) -> frozenset[str]:
-    """Keys that hold a value (not a section), for suggestions."""
-    pool = keys(version) if version else all_keys()
+def _leaves(version: str | None, entry_points: bool = False) -> frozenset[str]:
+    """Keys that hold a value (not a section), for suggestions; with `entry_points` (and no
+    version), those of verl's other entry points too."""
+    pool = keys(version) if version else all_keys() | (entry_point_keys() if entry_points else frozenset())
     sections = {k.rpartition(".")[0] for k in pool}
     return frozenset(pool - sections)
 
@@ -147,10 +159,10 @@ def overrides_in(commands: Iterable[str]) -> list[tuple[str, bool]]:
 
 
 @cache
-def _by_leaf(version: str | None) -> dict[str, list[str]]:
+def _by_leaf(version: str | None, entry_points: bool = False) -> dict[str, list[str]]:
     """Full keys by their last part (`ppo_mini_batch_size` -> the keys that end in it)."""
     by_leaf: dict[str, list[str]] = {}
-    for key in _leaves(version):
+    for key in _leaves(version, entry_points):
         by_leaf.setdefault(key.rpartition(".")[2], []).append(key)
     return by_leaf
 
@@ -168,8 +180,12 @@ def keys_named_in(
     source line), a one-word option read off an object (`self.truncation`) counts too."""
     import re
 
-    version = version_for(verl_version)
-    pool = _leaves(version)
+    # A log rarely says its verl version: the keys of any release may be named, and written out
+    # with a dot (`data.n_samples`), those of the other entry points too; a bare word such as
+    # `batch_size` is only taken for the trainer's options.
+    version = version_for(verl_version) if verl_version else None
+    pool = _leaves(version, entry_points=True)
+    dotted_by_leaf = _by_leaf(version, entry_points=True)
     by_leaf = _by_leaf(version)
     out: list[str] = []
     for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
@@ -177,9 +193,9 @@ def keys_named_in(
         # name is then an attribute, not an English word.
         read = code and token.startswith(("self.", "config.", "cfg."))
         token = token.removeprefix("self.").removeprefix("config.").removeprefix("cfg.")
-        if token in pool:
+        if "." in token and token in pool:
             found = [token]
-        elif "." in token and (ends := _ending_in(by_leaf, token)):
+        elif "." in token and (ends := _ending_in(dotted_by_leaf, token)):
             found = ends[:3]  # `rollout.name`: the keys it ends
         elif "_" in token and len(token) >= 6:
             found = sorted(by_leaf.get(token.rpartition(".")[2], []))

@@ -51,7 +51,8 @@ _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # What starts a new log record rather than continuing a wrapped one.
 _NEW_RECORD = re.compile(
-    r"^\s*(?:\((?:\w+ )?pid=|\[|Traceback |File \"|During handling|The above exception|"
+    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|Traceback |File \"|During handling|"
+    r"The above exception|"
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )

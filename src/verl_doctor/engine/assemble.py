@@ -110,6 +110,16 @@ def report_parts(
     hint = None
     if weak and a._unknown:
         hint = "possibly related: " + "; ".join(f"{f.rule} {f.title}" for f in weak)
+    # A process that died, did not start or timed out after a failure a rule explains is that
+    # failure's echo: the failure is the answer, the echo adds nothing to it.
+    if any(not f.symptom and f.confidence != "low" for f in findings):
+        findings = [f for f in findings if not a.states[f.rule].rule.echo]
+    echoes = _echoes_of_unknown(a, findings)
+    if echoes:
+        # A symptom (a worker that died, an engine that did not start) after an exception no
+        # rule knows is that exception's echo: the exception leads, the symptom is named on it.
+        findings = [f for f in findings if f not in echoes]
+        hint = _join_hints(hint, "followed by: " + "; ".join(f"{f.rule} {f.title}" for f in echoes))
     unrecognized = [
         Unrecognized(
             source=u.line.source,
@@ -221,6 +231,18 @@ def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, s
         commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
         out.append(cls(fill_placeholders(pick(fix.step, a.lang), groups), commands, fix.verl, notes))
     return out
+
+
+def _echoes_of_unknown(a: Analyzer, findings: list[Any]) -> list[Any]:
+    """The findings that echo an unrecognized exception: when every error found only says that
+    a process died, did not start or timed out (the rule's `echo`) and an exception no rule knows
+    is in the same source (before it, or after it: a Ray envelope and vLLM's "EngineCore failed
+    to start" are printed above the traceback). A bare exception (`EOFError`) is itself an echo."""
+    errors = [f for f in findings if f.severity != "warning"]
+    if not errors or any(not a.states[f.rule].rule.echo for f in errors):
+        return []
+    sources = {u.line.source for u in a._unknown.values() if u.exc.message.strip()}
+    return errors if all(f.source in sources for f in errors) else []
 
 
 def _join_hints(*hints: str | None) -> str | None:

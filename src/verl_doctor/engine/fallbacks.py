@@ -183,7 +183,8 @@ _INSTALL_NEEDED = re.compile(
     r"is (?:properly |correctly )?installed"
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
     r"(?: to be installed)?(?:[.,;:]|$)"
-    r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed",
+    r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed"
+    r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)",
     re.I,
 )
 _RAISING = {
@@ -297,14 +298,20 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
     return None
 
 
+_ALTERNATIVELY = re.compile(r"\b(?:alternatively|or else|otherwise)\b", re.I)
+
+
 def _install_required(message: str, exc_type: str) -> Fallback | None:
     if exc_type not in _RAISING:
         return None
     for m in _INSTALL_NEEDED.finditer(message):
+        if _ALTERNATIVELY.search(message, 0, m.start()):
+            break  # an install offered as another way out (`Alternatively, make sure you have X`)
         name = m[m.lastgroup or 0]
-        # `requires 'X'` and `X is not installed` may name something else than a package: there
-        # X must be a known package, or (the latter) a module's name such as `rotary_emb`.
-        named = m.lastgroup not in ("d", "e") or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
+        # `requires 'X'`, `X is not installed` and `X module was not found` may name something
+        # else than a package: there X must be a known package, or (`X is not installed`) a
+        # module's name such as `rotary_emb`.
+        named = m.lastgroup not in ("d", "e", "k") or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
         package = known_package(name) or (name if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
@@ -424,8 +431,10 @@ STACK_PACKAGES = frozenset(
     ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray")
 )
 # Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
-# ray.init and its runtime_env) speaks of settings; the rest checks calls made by code.
-_RAY_CHECKS_SETTINGS = re.compile(r"/ray/_private/runtime_env/validation\.py:|/ray/_private/worker\.py:init$")
+# ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
+_RAY_CHECKS_SETTINGS = re.compile(
+    r"/ray/_private/runtime_env/validation\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$"
+)
 
 
 def _checks_settings(package: str, path: str, func: str) -> bool:
@@ -476,6 +485,7 @@ _A_SETTING_NAMED = re.compile(r"\b(?:b?float16|float32|bf16|fp16|dtype)\b", re.I
 # code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
 _ABOUT_DATA_OR_CODE = re.compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|"
+    r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b",
     re.I,
 )
@@ -534,7 +544,8 @@ _REFUSED = re.compile(
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
     r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
-    r"\bcannot override\b|"
+    r"\bcannot override\b|\bout[- ]of[- ](?:vocab(?:ulary)?|range|bounds)\b|\bmust (?:equal|match)\b|"
+    r"\bcannot contain\b|\bprovided but without\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
     re.I,

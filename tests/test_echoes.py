@@ -1,0 +1,81 @@
+"""Messages that only say a process died, did not start or timed out (a rule's `echo`): they
+never stand beside the failure that caused them, and never push that failure down to "not
+recognized" when no rule knows it."""
+
+from __future__ import annotations
+
+import json
+
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.session import diagnose_text
+
+_CATALOG = load_catalog(include_user=False, use_cache=False)
+_W = "(WorkerDict pid=3318, ip=10.0.0.3) "
+_RAYLET = (
+    "(raylet, ip=10.0.0.3) A worker died or was killed while executing a task by an unexpected system "
+    "error. To troubleshoot the problem, check the logs for the dead worker. Worker exit type: SYSTEM_ERROR"
+)
+
+
+def _traceback(last: str, path: str = "/usr/lib/python3/dist-packages/vllm/model_executor/loader.py") -> str:
+    return (
+        f"{_W}Traceback (most recent call last):\n"
+        f'{_W}  File "{path}", line 541, in _initialize_loader_state\n'
+        f"{_W}    raise AttributeError(\n"
+        f"{_W}{last}\n"
+    )
+
+
+def test_an_unknown_exception_leads_and_names_the_worker_death_that_followed() -> None:
+    last = "AttributeError: MoE Model DeepseekV3ForCausalLM does not support BitsAndBytes quantization yet."
+    report = diagnose_text(_traceback(last) + _RAYLET + "\n", _CATALOG)
+    assert report.findings == ()
+    (unknown,) = report.unrecognized
+    assert unknown.exception == "AttributeError"
+    assert unknown.hint is not None and "followed by: DIST003" in unknown.hint
+
+
+def test_the_death_alone_is_still_reported() -> None:
+    report = diagnose_text(_RAYLET + "\n", _CATALOG)
+    assert [f.rule for f in report.findings] == ["DIST003"]
+
+
+def test_a_bare_exception_is_itself_an_echo_and_does_not_hide_the_symptom() -> None:
+    text = (
+        f"{_W}[2025-05-20 07:31:49] Rank 0 scheduler is dead. Please check if there are relevant logs.\n"
+        + _traceback("EOFError", "/usr/lib/python3.10/multiprocessing/connection.py")
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW010"]
+
+
+def test_a_known_cause_takes_the_place_of_its_echoes() -> None:
+    oom = (
+        f"{_W}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacity of 79.25 GiB of which 1.00 GiB is free."
+    )
+    watchdog = (
+        "(WorkerDict pid=3319, ip=10.0.0.3) [rank1]:[E1 00:00:00.1 ProcessGroupNCCL.cpp:629] [Rank 1] Watchdog "
+        "caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+        "Timeout(ms)=600000) ran for 600017 milliseconds before timing out."
+    )
+    report = diagnose_text("\n".join([watchdog, oom, _RAYLET]) + "\n", _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW004"]
+
+
+def test_a_symptom_that_is_no_echo_stays_beside_its_cause() -> None:
+    # An empty dataset is the end of a filtering problem, not a process's death: it stays listed.
+    text = (
+        f"{_W}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+        "(TaskRunner pid=1100) ValueError: num_samples should be a positive integer value, but got num_samples=0\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW004", "CFG015"]
+
+
+def test_a_ray_prefix_starts_a_new_record_not_a_wrapped_continuation(run_cli) -> None:
+    # Joined to the exception above it, the raylet line used to make that exception a DIST003 hit.
+    last = "AttributeError: the loader state could not be initialised for this checkpoint layout"
+    r = run_cli(["explain", "--format", "json"], stdin=(_traceback(last) + _RAYLET + "\n").encode())
+    report = json.loads(r.stdout)
+    assert [u["exception"] for u in report["unrecognized"]] == ["AttributeError"]
+    assert report["unrecognized"][0]["line"] == 4
