@@ -68,7 +68,8 @@ def _copy_line(rng: random.Random, step: int) -> str:
 
 
 # The barrier warning is printed by healthy multi-GPU runs: a warning, never an error finding.
-COPIES_CODES = ["DIST006 (warning)", "FLOW001", "FLOW002", "FLOW004"]
+# The NCCL watchdog lines echo the out-of-memory crash every log buries: no finding of their own.
+COPIES_CODES = ["DIST006 (warning)", "FLOW001", "FLOW004"]
 
 
 def _background(rng: random.Random, pool: list[str], step: int) -> tuple[str, int]:
@@ -117,7 +118,20 @@ def write_density_log(
             written += len(chunk.encode())
     if shape == "copies" and density > 0:
         return COPIES_CODES
-    return sorted(codes)
+    return reported_codes(codes)
+
+
+def reported_codes(codes: set[str]) -> list[str]:
+    """What a report of these rules' messages holds: a rule whose message only echoes a failure
+    (`echo`) yields to the out-of-memory crash every log buries, and a rule reported as an error
+    is not listed again as a warning."""
+    from verl_doctor.catalog.load import load_catalog
+
+    echoes = {r.id for r in load_catalog(include_user=False).rules if r.echo}
+    errors = {c for c in codes if " " not in c}
+    return sorted(
+        c for c in codes if c not in echoes and not (c.endswith(" (warning)") and c.split()[0] in errors)
+    )
 
 
 def _letters(n: int) -> str:

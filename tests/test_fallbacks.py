@@ -724,3 +724,16 @@ def test_an_install_offered_as_another_way_out_is_not_a_missing_dependency() -> 
     )
     log = _tb(wanted, "/usr/lib/python3/dist-packages/transformers/modeling_utils.py", "from_pretrained")
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV009"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "module 'transformers' has no attribute 'Qwen3NextForCausalLM'",
+        # transformers' lazy module says it without quotes
+        "module transformers has no attribute Qwen3NextForCausalLM",
+    ],
+)
+def test_a_name_missing_from_transformers_is_another_transformers_version(message: str) -> None:
+    found = classify(message, "AttributeError")
+    assert found is not None and found.code == "ENV010" and found.groups["name"] == "Qwen3NextForCausalLM"

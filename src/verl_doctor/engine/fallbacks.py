@@ -28,7 +28,12 @@ from verl_doctor.common.resources import data_path
 
 _NO_MODULE = re.compile(r"No module named '?(?P<module>[A-Za-z_][\w.]*)'?")
 _CANNOT_IMPORT = re.compile(r"cannot import name '?(?P<name>[\w.]+)'? from '?(?P<module>[A-Za-z_][\w.]*)'?")
-_NO_ATTRIBUTE = re.compile(r"module '(?P<module>[A-Za-z_][\w.]*)' has no attribute '(?P<name>\w+)'")
+# Quoted by Python itself; unquoted by transformers' lazy module (`module transformers has no
+# attribute Qwen3NextForCausalLM`, utils/import_utils.py _LazyModule.__getattr__).
+_NO_ATTRIBUTE = re.compile(
+    r"module '(?P<module>[A-Za-z_][\w.]*)' has no attribute '(?P<name>\w+)'|"
+    r"^module (?P<module2>[A-Za-z_][\w.]*) has no attribute (?P<name2>\w+)$"
+)
 _NO_SUCH_FILE = re.compile(r"No such file or directory: '(?P<path>[^']{1,1000})'")
 
 # Import names whose version mismatches have their own rule.
@@ -117,11 +122,12 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         return _version_mismatch(
             m["module"], m["name"], f"{_a(exc_type or 'ImportError')} from {m['module']}"
         )
-    m = _NO_ATTRIBUTE.search(message)
+    m = _NO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError" and "partially initialized" not in message:
-        top = m["module"].split(".")[0]
+        module, name = m["module"] or m["module2"], m["name"] or m["name2"]
+        top = module.split(".")[0]
         if top in _VERSION_RULES or top in pip_names():
-            return _version_mismatch(m["module"], m["name"], f"an AttributeError on module {m['module']}")
+            return _version_mismatch(module, name, f"an AttributeError on module {module}")
         return None
     if exc_type == "HFValidationError":
         return Fallback("CFG017", {}, "an HFValidationError (a path or name that is not a hub id)")
