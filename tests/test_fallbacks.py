@@ -737,3 +737,57 @@ def test_an_install_offered_as_another_way_out_is_not_a_missing_dependency() -> 
 def test_a_name_missing_from_transformers_is_another_transformers_version(message: str) -> None:
     found = classify(message, "AttributeError")
     assert found is not None and found.code == "ENV010" and found.groups["name"] == "Qwen3NextForCausalLM"
+
+
+def _pydantic_refusal(after: list[str]) -> str:
+    """vLLM >= 0.10 builds its configs as pydantic dataclasses: pydantic reports the refusal."""
+    p = "(vLLMHttpServer pid=4120, ip=10.0.0.2) "
+    return "".join(
+        f"{p}{ln}\n"
+        for ln in [
+            "Traceback (most recent call last):",
+            '  File "/usr/lib/python3/dist-packages/vllm/engine/arg_utils.py", line 1109, in create_engine_config',
+            "    return SpeculativeConfig(**self.speculative_config)",
+            '  File "/usr/lib/python3/dist-packages/pydantic/_internal/_dataclasses.py", line 123, in __init__',
+            "    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)",
+            "pydantic_core._pydantic_core.ValidationError: 1 validation error for SpeculativeConfig",
+            *after,
+            "    For further information visit https://errors.pydantic.dev/2.11/v/value_error",
+        ]
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "code"),
+    [
+        (
+            [
+                "  Value error, speculative_max_model_len=4096 cannot be larger than draft_max_model_len=2048 "
+                "[type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]"
+            ],
+            "CFG014",
+        ),
+        (
+            [
+                "  Value error, num_speculative_tokens must be provided with speculative model unless the draft "
+                "model config contains an n_predict parameter. [type=value_error, input_value=ArgsKwargs(())]"
+            ],
+            "CFG011",
+        ),
+    ],
+)
+def test_a_pydantic_config_class_refusing_a_value_is_the_engines_config_check(
+    after: list[str], code: str
+) -> None:
+    first = diagnose_text(_pydantic_refusal(after), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+    assert "vllm's config check in vllm/engine/arg_utils.py (SpeculativeConfig.__post_init__)" in first.basis
+
+
+def test_a_pydantic_refusal_no_check_explains_stays_unrecognized_with_its_message() -> None:
+    report = diagnose_text(
+        _pydantic_refusal(["  Assertion failed, internal state [type=assertion_error, input_value=1]"]),
+        _CATALOG,
+    )
+    assert not report.findings
+    assert [u.exception for u in report.unrecognized] == ["AssertionError"]

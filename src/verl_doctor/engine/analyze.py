@@ -63,6 +63,13 @@ _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # on the line after it: `ValueError('...')`.
 _HYDRA_TARGET = re.compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
 _INNER_CALL = re.compile(r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?P<q>['\"])(?P<msg>.+)(?P=q),?\)\s*$")
+# pydantic's report of a config class it refused to build, and the refusal on the lines after it.
+_VALIDATION_FOR = re.compile(r"\bValidationError: \d+ validation errors? for (?P<cls>[A-Za-z_]\w*)")
+_VALIDATOR_SAID = re.compile(
+    r"^(?P<kind>Value error|Assertion failed), (?P<msg>.+?)(?: \[type=[a-z_]+[,\]].*)?$"
+)
+_FIELD_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
+_FIELD_SAID = re.compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
 # A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
 _REFUSAL_TYPES = frozenset(
     ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
@@ -186,8 +193,11 @@ class Analyzer:
             if len(self._innermost) > MAX_WORKERS:
                 self._innermost.clear()
                 self._frame_follow.clear()
-            self._innermost[line.worker.key()] = (line.number, fr)
-            self._frame_follow[line.worker.key()] = line.follow
+            # pydantic's validation plumbing is never where a setting is checked: the frame that
+            # built the config class (vLLM's arg_utils) stays the innermost one.
+            if "/pydantic" not in fr.path:
+                self._innermost[line.worker.key()] = (line.number, fr)
+                self._frame_follow[line.worker.key()] = line.follow
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
@@ -221,7 +231,8 @@ class Analyzer:
         if verdict.envelope_echo and env is not None:
             self._echo(line, env.inner or None)
         elif verdict.exception:
-            self._maybe_unknown(line, verdict)
+            if not (" validation error" in text and self._validation_refused(line)):
+                self._maybe_unknown(line, verdict)
         elif verdict.echo:
             self._echo(line, None)
         elif not hit_any and "exception" in kinds and "Error in call to target" in text:
@@ -527,6 +538,41 @@ class Analyzer:
             if self._credit(line, found):
                 return
         self._remember_unknown(line, ExceptionLine(exc_type, exc_type, message))
+
+    def _validation_refused(self, line: Line) -> bool:
+        """pydantic refusing to build a config class (vLLM >= 0.10's configs are pydantic
+        dataclasses) prints `ValidationError: 1 validation error for SpeculativeConfig` and the
+        refusal on the lines after it: `  Value error, <message> [type=value_error, ...]`, or a
+        field's name and `  Input should be ...`. That refusal is the library's config check
+        speaking; False when the lines after it are not one."""
+        cls = _VALIDATION_FOR.search(line.text)
+        if cls is None:
+            return False
+        after = [_PREFIX.sub("", ln).strip() for ln in line.follow.lstrip("\n").split("\n")[:3]]
+        refusal = _VALIDATOR_SAID.match(after[0]) if after else None
+        if refusal is not None:
+            exc_type = "AssertionError" if refusal["kind"] == "Assertion failed" else "ValueError"
+            message = refusal["msg"]
+        elif len(after) > 1 and _FIELD_NAME.match(after[0]) and (said := _FIELD_SAID.match(after[1])):
+            exc_type, message = "ValueError", f"{after[0]}: {said['msg']}"
+        else:
+            return False
+        last = self._innermost.get(line.worker.key())
+        package = last[1].package if last is not None and 0 <= line.number - last[0] <= 8 else None
+        path = last[1].path if last is not None else ""
+        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
+
+        if package in STACK_PACKAGES:
+            options: list[str] = []
+            if package == "verl":
+                from verl_doctor.catalog.verl_keys import keys_named_in
+
+                options = keys_named_in(message)
+            where = f"{cls['cls']}.__post_init__"  # pydantic runs the validators as the class is built
+            if self._credit(line, config_check(exc_type, message, path, where, options, package)):
+                return True
+        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, f"{cls['cls']}: {message}"))
+        return True
 
     def _file_error_while_saving(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
         """A file-system error (or a distributed-checkpoint error) raised under a save_checkpoint
