@@ -538,6 +538,13 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "jinja2",
         ),
         ("rotary_emb is not installed", "ImportError", "ENV009", "rotary_emb"),
+        ("RayMetrics requires Ray to be installed.", "ImportError", "ENV009", "ray"),
+        (
+            "VLLM_ATTENTION_BACKEND is set to FLASHINFER, but flashinfer module was not found.",
+            "ValueError",
+            "ENV009",
+            "flashinfer",
+        ),
         (
             "This video processor cannot be instantiated. Please make sure you have `torchvision` installed.",
             "ImportError",
@@ -558,6 +565,9 @@ def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: 
     assert found is not None and found.code == code and found.groups.get("module") == module
     # an English word after `module` is not a package, nor a setting compared with a number
     assert classify("Module path is required when source='importlib'", "ValueError") is None
+    # nor a word that names no package before `to be installed` or `module was not found`
+    assert classify("This feature requires Foo to be installed.", "ValueError") is None
+    assert classify("The registry module was not found.", "ValueError") is None
     assert classify("temperature >= 0.5 is required", "ValueError") is None
 
 

@@ -190,7 +190,8 @@ _INSTALL_NEEDED = re.compile(
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
     r"(?: to be installed)?(?:[.,;:]|$)"
     r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed"
-    r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)",
+    r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)"
+    r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed",
     re.I,
 )
 _RAISING = {
@@ -314,10 +315,12 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         if _ALTERNATIVELY.search(message, 0, m.start()):
             break  # an install offered as another way out (`Alternatively, make sure you have X`)
         name = m[m.lastgroup or 0]
-        # `requires 'X'`, `X is not installed` and `X module was not found` may name something
-        # else than a package: there X must be a known package, or (`X is not installed`) a
-        # module's name such as `rotary_emb`.
-        named = m.lastgroup not in ("d", "e", "k") or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
+        # `requires 'X'`, `requires X to be installed`, `X is not installed` and `X module was not
+        # found` may name something else than a package: there X must be a known package, or
+        # (`X is not installed`) a module's name such as `rotary_emb`.
+        named = m.lastgroup not in ("d", "e", "k", "l") or (
+            m.lastgroup == "e" and bool(re.search(r"[_\d]", name))
+        )
         package = known_package(name) or (name if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
