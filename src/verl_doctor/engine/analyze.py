@@ -529,15 +529,28 @@ class Analyzer:
         exc_type = inner.group("type")
         message = inner.group("msg").replace("\\'", "'").replace('\\"', '"')
         module, _, cls = target.group("target").rpartition(".")
-        if exc_type in _REFUSAL_TYPES and cls.endswith("Config"):
-            from verl_doctor.catalog.verl_keys import keys_named_in
-            from verl_doctor.engine.fallbacks import config_check
+        checked = exc_type in _REFUSAL_TYPES and cls.endswith("Config")
+        path = "/" + module.replace(".", "/") + ".py"
+        self._class_refused(
+            line, exc_type, message, message, path, "__post_init__", "verl" if checked else None
+        )
 
-            path = "/" + module.replace(".", "/") + ".py"
-            found = config_check(exc_type, message, path, "__post_init__", keys_named_in(message))
-            if self._credit(line, found):
+    def _class_refused(
+        self, line: Line, exc_type: str, message: str, shown: str, path: str, func: str, package: str | None
+    ) -> None:
+        """A config class of `package` refused to be built with `message`: that library's config
+        check speaking when its words say so; else an unknown exception (shown as `shown`)."""
+        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
+
+        if package in STACK_PACKAGES:
+            options: list[str] = []
+            if package == "verl":
+                from verl_doctor.catalog.verl_keys import keys_named_in
+
+                options = keys_named_in(message)
+            if self._credit(line, config_check(exc_type, message, path, func, options, package)):
                 return
-        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, message))
+        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, shown))
 
     def _validation_refused(self, line: Line) -> bool:
         """pydantic refusing to build a config class (vLLM >= 0.10's configs are pydantic
@@ -549,7 +562,7 @@ class Analyzer:
         if cls is None:
             return False
         after = [_PREFIX.sub("", ln).strip() for ln in line.follow.lstrip("\n").split("\n")[:3]]
-        refusal = _VALIDATOR_SAID.match(after[0]) if after else None
+        refusal = _VALIDATOR_SAID.match(after[0])
         if refusal is not None:
             exc_type = "AssertionError" if refusal["kind"] == "Assertion failed" else "ValueError"
             message = refusal["msg"]
@@ -560,18 +573,8 @@ class Analyzer:
         last = self._innermost.get(line.worker.key())
         package = last[1].package if last is not None and 0 <= line.number - last[0] <= 8 else None
         path = last[1].path if last is not None else ""
-        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
-
-        if package in STACK_PACKAGES:
-            options: list[str] = []
-            if package == "verl":
-                from verl_doctor.catalog.verl_keys import keys_named_in
-
-                options = keys_named_in(message)
-            where = f"{cls['cls']}.__post_init__"  # pydantic runs the validators as the class is built
-            if self._credit(line, config_check(exc_type, message, path, where, options, package)):
-                return True
-        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, f"{cls['cls']}: {message}"))
+        where = f"{cls['cls']}.__post_init__"  # pydantic runs the validators as the class is built
+        self._class_refused(line, exc_type, message, f"{cls['cls']}: {message}", path, where, package)
         return True
 
     def _file_error_while_saving(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:

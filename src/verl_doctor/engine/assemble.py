@@ -110,15 +110,8 @@ def report_parts(
     hint = None
     if weak and a._unknown:
         hint = "possibly related: " + "; ".join(f"{f.rule} {f.title}" for f in weak)
-    # A process that died, did not start or timed out after a failure a rule explains is that
-    # failure's echo: the failure is the answer, the echo adds nothing to it.
-    if any(not f.symptom and f.confidence != "low" for f in findings):
-        findings = [f for f in findings if not a.states[f.rule].rule.echo]
-    echoes = _echoes_of_unknown(a, findings)
+    findings, echoes = _without_echoes(a, findings)
     if echoes:
-        # A symptom (a worker that died, an engine that did not start) after an exception no
-        # rule knows is that exception's echo: the exception leads, the symptom is named on it.
-        findings = [f for f in findings if f not in echoes]
         hint = _join_hints(hint, "followed by: " + "; ".join(f"{f.rule} {f.title}" for f in echoes))
     unrecognized = [
         Unrecognized(
@@ -233,16 +226,22 @@ def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, s
     return out
 
 
-def _echoes_of_unknown(a: Analyzer, findings: list[Any]) -> list[Any]:
-    """The findings that echo an unrecognized exception: when every error found only says that
-    a process died, did not start or timed out (the rule's `echo`) and an exception no rule knows
-    is in the same source (before it, or after it: a Ray envelope and vLLM's "EngineCore failed
-    to start" are printed above the traceback). A bare exception (`EOFError`) is itself an echo."""
-    errors = [f for f in findings if f.severity != "warning"]
-    if not errors or any(not a.states[f.rule].rule.echo for f in errors):
-        return []
+def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any]]:
+    """(errors kept, echoes to name on the first unrecognized exception). A finding whose rule is
+    an `echo` only says a process died, did not start or timed out: after a failure a rule
+    explains it adds nothing and goes; when every error is such an echo and an exception no rule
+    knows is in the same source (before it, or after it: a Ray envelope and vLLM's "EngineCore
+    failed to start" are printed above the traceback), that exception leads and the echoes are
+    named on it. A bare exception (`EOFError`) is itself an echo and leads nothing."""
+    echoes = [f for f in errors if a.states[f.rule].rule.echo]
+    if any(not f.symptom and f.confidence != "low" for f in errors):  # echoes are symptoms
+        return [f for f in errors if f not in echoes], []
+    if not errors or len(echoes) < len(errors):
+        return errors, []
     sources = {u.line.source for u in a._unknown.values() if u.exc.message.strip()}
-    return errors if all(f.source in sources for f in errors) else []
+    if all(f.source in sources for f in errors):
+        return [], errors
+    return errors, []
 
 
 def _join_hints(*hints: str | None) -> str | None:
