@@ -252,8 +252,16 @@ class Analyzer:
         a terminal's or web page's hard wrap (mid-word or at a space), or by a `...<N lines>...`
         elision. None when no joined form hits; else the codes first found."""
         pieces = []
+        # A message with a newline in it comes out of a Ray worker as lines that each carry the
+        # worker's prefix: what follows that same prefix may continue the message.
+        own = _PREFIX.match(line.raw)
+        own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
             piece = strip_ansi(nxt).rstrip("\r")
+            if own_prefix is not None:
+                theirs = _PREFIX.match(piece)
+                if theirs is not None and theirs.group(0).strip() == own_prefix:
+                    piece = piece[theirs.end() :]
             if _ELISION.match(piece):
                 continue
             if not piece.strip() or _NEW_RECORD.match(piece):

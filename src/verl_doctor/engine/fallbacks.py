@@ -493,7 +493,7 @@ _A_SETTING_NAMED = re.compile(r"\b(?:b?float16|float32|bf16|fp16|dtype)\b", re.I
 # A sample's content (chat roles, token ids, what a reward function or tool returned), or how
 # code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
 _ABOUT_DATA_OR_CODE = re.compile(
-    r"\binput_ids\b|non_tensor_batch|tool\.execute|"
+    r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b",
     re.I,
@@ -512,7 +512,8 @@ _NOT_AN_OPTION = frozenset(
 _MISSING = re.compile(
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
-    r"is required|are required|(?:is|are) needed|must contain|"
+    r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
+    r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
     r"please (?:set|specify|provide) at least one of|must (?:set|specify|provide)|is not set|"
     r"(?:is|are) missing|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
@@ -602,6 +603,14 @@ def config_check(
     by_frame = package == "verl" and bool(
         options or _VERL_CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
     )
+    if (
+        by_frame
+        and not options
+        and not _CONFIG_KEY.search(message)
+        and not _A_SETTING_NAMED.search(message)
+        and _ABOUT_THE_MODEL.search(message)
+    ):
+        return None  # what the model is (its config.json's architectures, its type): not a setting
     # A parallel size compared with something, or refused outright (`Context parallel size ...`).
     parallel_sizes = bool(
         _PARALLEL.search(message)
