@@ -218,6 +218,25 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/ray/runtime_env/runtime_env.py",
             "CFG014",
         ),
+        # Ray starting from ray_kwargs.ray_init: its runtime_env plugins and its node's own checks.
+        (
+            "ValueError: runtime_env['pip'] can only have these fields: packages, pip_check and pip_version, "
+            "but got: ['packages', 'extra_index_url']",
+            f"{_SITE}/ray/_private/runtime_env/validation.py",
+            "CFG014",
+        ),
+        (
+            "ValueError: The 'pip' field, 'uv' field, and 'conda' field of runtime_env cannot be specified "
+            "at the same time.",
+            f"{_SITE}/ray/runtime_env/runtime_env.py",
+            "CFG014",
+        ),
+        # One setting given without the one it needs: a missing value.
+        (
+            "ValueError: num_speculative_tokens was provided without speculative model.",
+            f"{_SITE}/vllm/config.py",
+            "CFG011",
+        ),
         # A custom module the user pointed verl at.
         (
             "TypeError: The custom reward manager in /workspace/rm/my_reward.py must subclass AbstractRewardManager",
@@ -257,6 +276,13 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "/opt/verl/verl/single_controller/base/worker_group.py",
         ),
         ("AssertionError: 15 != 16", "/opt/verl/verl/utils/seqlen_balancing.py"),
+        # What the model's config.json says (its architectures), in verl's config code.
+        (
+            "ValueError: Expect only one architecture, got ['InternVLChatModel', 'InternVLForConditionalGeneration']",
+            "/opt/verl/verl/workers/config/model.py",
+        ),
+        # A prompt's token ids, not a setting.
+        ("ValueError: Token id 151644 is out of vocabulary", f"{_SITE}/vllm/v1/engine/processor.py"),
         ("TypeError: Indexing with <class 'str'> is not supported", "/opt/verl/verl/protocol.py"),
         (
             "NotImplementedError: load from hdfs is not implemented yet",
@@ -483,6 +509,28 @@ def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero
             "TypeError: runtime_env['conda'] must be of type str or dict, got <class 'list'>.",
             "/usr/lib/python3/dist-packages/ray/_private/runtime_env/validation.py",
             "parse_and_validate_conda",
+            "CFG014",
+        ),
+        # a value of the wrong type is refused, not missing
+        (
+            "AssertionError: `steps` must contain int only",
+            "/opt/verl/verl/utils/skip/config.py",
+            "__post_init__",
+            "CFG014",
+        ),
+        # a section a loss mode needs was not passed along: missing
+        (
+            "ValueError: rollout_correction config not found in policy_loss. When using "
+            "loss_mode='bypass_mode', ensure rollout_correction config is passed.",
+            "/opt/verl/verl/trainer/ppo/core_algos.py",
+            "compute_policy_loss_bypass_mode",
+            "CFG011",
+        ),
+        # the refused value is shown as a list, after "Expect ... to be"
+        (
+            "ValueError: Expect pad_mode to be 'right' or 'no_padding'. Got left",
+            "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py",
+            "__init__",
             "CFG014",
         ),
         # the value it got is shown

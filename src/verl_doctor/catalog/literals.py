@@ -48,7 +48,7 @@ Disjunction = frozenset[str]
 # contains them.
 INTERNAL_LITERALS: dict[str, list[str]] = {
     "exception": ["Error", "Exception", "Interrupt", "SystemExit", "Traceback (most recent"],
-    "frame": ['File "'],
+    "frame": ['File "', '.py", line '],
     "envelope": [
         "RayTaskError",
         "ActorDiedError",

@@ -356,7 +356,7 @@ def _both(config: Config, old: str, new: str, cite: str) -> Issue:
 def _neither(config: Config, old: str, new: str, cite: str) -> Issue:
     return _issue(
         config,
-        "CFG004",
+        "CFG011",
         (new, old),
         f"neither `{old}` nor `{new}` is set; verl needs one of them unless use_dynamic_bsz is on",
         (f"{new}=1",),

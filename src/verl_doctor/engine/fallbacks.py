@@ -442,7 +442,8 @@ STACK_PACKAGES = frozenset(
 # Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
 _RAY_CHECKS_SETTINGS = re.compile(
-    r"/ray/_private/runtime_env/validation\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$"
+    r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
+    r"/ray/_private/(?:node|services|parameter)\.py:"
 )
 
 
@@ -465,7 +466,7 @@ _OPTION_TOKEN = re.compile(
 # A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
-    r"[;,.]\s*(?:but )?got:? ['\"`]?[\w.-]+|"
+    r"[;,.]\s*(?:but )?got:? [\['\"`]*[\w.-]+|"
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
@@ -484,7 +485,7 @@ _ABOUT_THE_MODEL = re.compile(
     r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
     r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
     r"\b(?:this|the|that) models? (?:is|are) not|"
-    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|rope_scaling",
+    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|\brope_\w+",
     re.I,
 )
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
@@ -518,7 +519,7 @@ _MISSING = re.compile(
     r"(?:is|are) missing|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
-    r"cannot be None|"
+    r"cannot be None|\bwas provided without\b|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)",
     re.I,
 )
@@ -548,14 +549,17 @@ _REFUSED = re.compile(
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement)|"
     r"can only be|only supports?\b|only support(?:ed)?\b|"
-    r"cannot be (?:used|set|combined|enabled|empty)|can ?not set|cannot set|not allowed|greater than|"
+    r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
+    r"greater than|"
+    r"\bcan only (?:have|contain|take)\b|\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|"
+    r"\bdoes(?: not|n't) match\b|"
     r"less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
     r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
     r"\bcannot override\b|\bout[- ]of[- ](?:vocab(?:ulary)?|range|bounds)\b|\bmust (?:equal|match)\b|"
-    r"\bcannot contain\b|\bprovided but without\b|"
+    r"\bcannot contain\b|\bprovided but without\b|\bexpect(?:ed|s)? `?\w+`? to be\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
     re.I,
@@ -696,9 +700,9 @@ def config_check(
 # verl's code that reads a dataset row's fields: the dataset classes, the reward managers and
 # reward functions (`data_item.non_tensor_batch["reward_model"]["ground_truth"]`).
 _DATA_READERS = re.compile(
-    r"/verl/(?:utils/dataset|workers/reward_manager|utils/reward_score|experimental/reward_loop)/"
+    r"/verl/(?:utils/dataset|workers/reward_manager|utils/reward_score|experimental/reward_loop)(?:/|\.py)"
 )
-_KEY = re.compile(r"^['\"](?P<key>[\w./-]{1,100})['\"]")
+_KEY = re.compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
 
 
 def data_field(exc_type: str, message: str, path: str) -> Fallback | None:
