@@ -337,6 +337,12 @@ def test_a_message_naming_the_version_a_package_needs_is_a_version_mismatch(
         ("ImportError: The package `optimum` is required to use this feature.", "optimum"),
         ("ImportError: Using gguf requires `gguf`. Please run pip install gguf", "gguf"),
         ("RuntimeError: please ensure the 'sglang' package is properly installed", "sglang"),
+        # an import that failed, naming the version it would need: not installed at all
+        (
+            "ImportError: Using vLLM with ModelScope needs modelscope>=1.18.1, please install by "
+            "`pip install modelscope -U`",
+            "modelscope",
+        ),
     ],
 )
 def test_a_message_asking_to_install_a_package_is_a_missing_dependency(message: str, pkg: str) -> None:

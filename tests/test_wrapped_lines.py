@@ -57,3 +57,17 @@ def test_a_message_with_a_newline_goes_on_under_the_same_worker_prefix() -> None
     head = "(TaskRunner pid=2231) ValueError: Total available GPUs 4.0 is less than total"
     text = f"{head}\n(TaskRunner pid=2231) desired GPUs 8. Please check your resource pool specification.\n"
     assert _first(text) == "CFG003"
+
+
+def test_what_a_rule_excludes_on_the_wrapped_part_still_excludes_it() -> None:
+    """verl's old Megatron registry words its refusal like vLLM's, with verl's own three models;
+    the list that tells them apart may be on the line the terminal wrapped to."""
+    message = (
+        "ValueError: Model architectures ['Gemma2ForCausalLM'] are not supported for now. "
+        "Supported architectures: ['LlamaForCausalLM', 'Qwen2ForCausalLM', 'MistralForCausalLM']"
+    )
+    assert _first(message + "\n") != "ENV004"
+    for width in (120, 100):
+        assert _first(_wrap(message, width)) != "ENV004"
+    engine = message.replace("['LlamaForCausalLM'", "dict_keys(['AquilaModel', 'LlamaForCausalLM'") + ")"
+    assert _first(_wrap(engine, 120)) == "ENV004"

@@ -210,6 +210,8 @@ class Analyzer:
         hit_any = False
         for rule, spans, warning in verdict.sigs:
             if spans is not None:
+                if rule.exclude_res and line.follow and self._excluded_when_joined(rule, line):
+                    continue
                 hit_any = True
                 groups = groups_at(text, spans)
                 conf = "medium" if env is not None else "high"
@@ -247,13 +249,22 @@ class Analyzer:
             self._echo_keys.add(key)
             self._echoes.append((line, inner))
 
-    def _rejoined(self, line: Line, env: Any) -> list[str] | None:
-        """Signatures tried on the line joined with the lines that continue it: a message cut by
-        a terminal's or web page's hard wrap (mid-word or at a space), or by a `...<N lines>...`
-        elision. None when no joined form hits; else the codes first found."""
-        pieces = []
-        # A message with a newline in it comes out of a Ray worker as lines that each carry the
-        # worker's prefix: what follows that same prefix may continue the message.
+    def _excluded_when_joined(self, rule: Rule, line: Line) -> bool:
+        """Whether the rest of a wrapped message, on the lines after the hit, is what the rule
+        excludes (a message that reads like an engine's but names verl's own models)."""
+        pieces = self._continuation(line)
+        if not pieces:
+            return False
+        return any(
+            self._excluded(rule, replace(line, text=variant, follow=""))
+            for variant in (line.text + "".join(pieces), line.text + " " + " ".join(pieces))
+        )
+
+    def _continuation(self, line: Line) -> list[str]:
+        """The lines after `line` that continue its message: a terminal's or web page's hard wrap
+        (mid-word or at a space), lines past a `...<N lines>...` elision, or lines under the same
+        worker prefix (Ray prefixes every line of a message with a newline in it)."""
+        pieces: list[str] = []
         own = _PREFIX.match(line.raw)
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
@@ -267,6 +278,12 @@ class Analyzer:
             if not piece.strip() or _NEW_RECORD.match(piece):
                 break
             pieces.append(piece.strip())
+        return pieces
+
+    def _rejoined(self, line: Line, env: Any) -> list[str] | None:
+        """Signatures tried on the line joined with the lines that continue it. None when no
+        joined form hits; else the codes first found."""
+        pieces = self._continuation(line)
         if not pieces:
             return None
         head = line.text
@@ -283,7 +300,8 @@ class Analyzer:
             for ri, sig_idx in sigs.items():
                 rule = self.catalog.rules[ri]
                 matched = self._matches(rule, joined, sig_idx)
-                if matched is None:
+                # A wrap at a space or mid-word: either reading may be the one the rule excludes.
+                if matched is None or (rule.exclude_res and self._excluded_when_joined(rule, line)):
                     continue
                 hit = True
                 groups, si = matched

@@ -144,11 +144,25 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         found = _called_for_another_verl(message)
         if found:
             return found
+    if exc_type in ("ImportError", "ModuleNotFoundError") and not _VERSION_FOUND.search(message):
+        # An import that failed, asking for an install: the package is not there at all, even
+        # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
+        installed = _install_required(message, exc_type)
+        if installed:
+            return installed
     return (
         _version_required(message, exc_type)
         or _install_required(message, exc_type)
         or _path_missing(message, exc_type)
     )
+
+
+# A message that says which version is installed: a version mismatch, whatever else it asks.
+_VERSION_FOUND = re.compile(
+    r"but (?:found|got|you have)|installed (?:with )?version|current(?:ly)? (?:installed )?version|"
+    r"version (?:of \S+ )?(?:is|installed is) \d",
+    re.I,
+)
 
 
 # A package named next to a version it needs: `vllm>=0.7`, `transformers version >= 4.52.4`,
