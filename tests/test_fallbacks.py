@@ -231,6 +231,18 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/ray/runtime_env/runtime_env.py",
             "CFG014",
         ),
+        # Ray's node start-up checking ray_init's sizes: its settings code, whatever the words.
+        (
+            "ValueError: The requested object store memory size is greater than the total available memory.",
+            f"{_SITE}/ray/_private/services.py",
+            "CFG014",
+        ),
+        # A feature the engine cannot combine with a model split.
+        (
+            "ValueError: Prequant BitsAndBytes models with TP is not supported.Please try with PP.",
+            f"{_SITE}/sglang/srt/model_loader/loader.py",
+            "CFG010",
+        ),
         # One setting given without the one it needs: a missing value.
         (
             "ValueError: num_speculative_tokens was provided without speculative model.",

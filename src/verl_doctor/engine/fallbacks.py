@@ -457,7 +457,7 @@ STACK_PACKAGES = frozenset(
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
 _RAY_CHECKS_SETTINGS = re.compile(
     r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
-    r"/ray/_private/(?:node|services|parameter)\.py:"
+    r"/ray/_private/(?:node|services|parameter)\.py:|/ray/_private/utils\.py:validate_\w+$"
 )
 
 
@@ -633,7 +633,7 @@ def config_check(
     parallel_sizes = bool(
         _PARALLEL.search(message)
         and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message) or _DIVIDE.search(message))
-    )
+    ) or bool(_MODEL_PARALLEL.search(message) and _UNSUPPORTED.search(message))
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
@@ -672,7 +672,7 @@ def config_check(
             # In a library's own settings code (server_args.py, a config's __post_init__, a
             # check_* function) a refusal is about a setting even when it names none the way
             # code would.
-            in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func))
+            in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func)) or package == "ray"
             if not (
                 names_one
                 or parallel_sizes
