@@ -349,6 +349,12 @@ def test_a_message_naming_the_version_a_package_needs_is_a_version_mismatch(
         ("ImportError: The package `optimum` is required to use this feature.", "optimum"),
         ("ImportError: Using gguf requires `gguf`. Please run pip install gguf", "gguf"),
         ("RuntimeError: please ensure the 'sglang' package is properly installed", "sglang"),
+        # a package named in backticks after "install the"
+        (
+            "RuntimeError: DeepGEMM backend is not available. Please install the `deep_gemm` package to "
+            "enable FP8 kernels.",
+            "deep-gemm",
+        ),
         # an import that failed, naming the version it would need: not installed at all
         (
             "ImportError: Using vLLM with ModelScope needs modelscope>=1.18.1, please install by "
@@ -867,3 +873,15 @@ def test_a_pydantic_refusal_no_check_explains_stays_unrecognized_with_its_messag
     )
     assert not report.findings
     assert [u.exception for u in report.unrecognized] == ["AssertionError"]
+
+
+def test_an_unknown_exception_a_terminal_wrapped_is_read_whole() -> None:
+    """The words that decide the fallback may be on the line the terminal wrapped to."""
+    head = (
+        "(vLLMHttpServer pid=9011, ip=10.0.0.4) ERROR 09-30 10:15:13 [core.py:843] RuntimeError: "
+        "DeepGEMM backend is not"
+    )
+    log = f"{head}\navailable. Please install the `deep_gemm` package to enable FP8 kernels.\n"
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV009", "medium")
+    assert dict(first.facts).get("pkg") == "deep-gemm"

@@ -47,6 +47,7 @@ MAX_UNRECOGNIZED = 20
 MAX_ENVELOPES = 64
 MAX_ECHOES = 64  # distinct echoes kept (the report shows five)
 FRAME_LOOKBACK = 80
+WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wrapped
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # What starts a new log record rather than continuing a wrapped one.
@@ -513,6 +514,11 @@ class Analyzer:
             found.append((line.number, groups))
 
     def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
+        if line.follow and len(line.raw) >= WRAPPED_WIDTH:
+            # A message a terminal wrapped: its class and its words are read whole.
+            pieces = self._continuation(line)
+            if pieces:
+                line = replace(line, text=f"{line.text} {' '.join(pieces)}")
         exc = verdict.exception_of(line.text)
         if (exc is not None or "System error: " in line.text) and self._fallback(line, exc):
             return

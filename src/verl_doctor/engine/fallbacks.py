@@ -205,7 +205,8 @@ _INSTALL_NEEDED = re.compile(
     r"(?: to be installed)?(?:[.,;:]|$)"
     r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed"
     r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)"
-    r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed",
+    r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed"
+    r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)",
     re.I,
 )
 _RAISING = {
@@ -480,7 +481,7 @@ _OPTION_TOKEN = re.compile(
 # A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
-    r"[;,.]\s*(?:but )?got:? [\['\"`]*[\w.-]+|"
+    r"[;,.]\s*(?:but )?got:? [\[<'\"`]*[\w.-]+|"
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
