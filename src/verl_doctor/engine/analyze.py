@@ -211,7 +211,7 @@ class Analyzer:
         hit_any = False
         for rule, spans, warning in verdict.sigs:
             if spans is not None:
-                if rule.exclude_res and line.follow and self._excluded_when_joined(rule, line):
+                if rule.exclude_res and line.follow and self._excluded_in(rule, line, self._joined(line)):
                     continue
                 hit_any = True
                 groups = groups_at(text, spans)
@@ -250,16 +250,18 @@ class Analyzer:
             self._echo_keys.add(key)
             self._echoes.append((line, inner))
 
-    def _excluded_when_joined(self, rule: Rule, line: Line) -> bool:
-        """Whether the rest of a wrapped message, on the lines after the hit, is what the rule
-        excludes (a message that reads like an engine's but names verl's own models)."""
+    def _excluded_in(self, rule: Rule, line: Line, variants: list[str]) -> bool:
+        """Whether a joined reading of a wrapped message is what the rule excludes (a message
+        that reads like an engine's but names verl's own models on the wrapped part)."""
+        return any(self._excluded(rule, replace(line, text=v, follow="")) for v in variants)
+
+    def _joined(self, line: Line) -> list[str]:
+        """`line` joined with the lines that continue it, read as a wrap mid-word and at a space;
+        empty when nothing continues it."""
         pieces = self._continuation(line)
         if not pieces:
-            return False
-        return any(
-            self._excluded(rule, replace(line, text=variant, follow=""))
-            for variant in (line.text + "".join(pieces), line.text + " " + " ".join(pieces))
-        )
+            return []
+        return [line.text + "".join(pieces), line.text + " " + " ".join(pieces)]
 
     def _continuation(self, line: Line) -> list[str]:
         """The lines after `line` that continue its message: a terminal's or web page's hard wrap
@@ -284,11 +286,8 @@ class Analyzer:
     def _rejoined(self, line: Line, env: Any) -> list[str] | None:
         """Signatures tried on the line joined with the lines that continue it. None when no
         joined form hits; else the codes first found."""
-        pieces = self._continuation(line)
-        if not pieces:
-            return None
-        head = line.text
-        for variant in (head + "".join(pieces), head + " " + " ".join(pieces)):
+        variants = self._joined(line)
+        for variant in variants:
             present = self.searcher.present(variant)
             sigs: dict[int, set[int]] = {}
             for li in present:
@@ -302,7 +301,7 @@ class Analyzer:
                 rule = self.catalog.rules[ri]
                 matched = self._matches(rule, joined, sig_idx)
                 # A wrap at a space or mid-word: either reading may be the one the rule excludes.
-                if matched is None or (rule.exclude_res and self._excluded_when_joined(rule, line)):
+                if matched is None or (rule.exclude_res and self._excluded_in(rule, line, variants)):
                     continue
                 hit = True
                 groups, si = matched

@@ -563,12 +563,10 @@ _REFUSED = re.compile(
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement)|"
-    r"can only be|only supports?\b|only support(?:ed)?\b|"
+    r"can only (?:be|have|contain|take)\b|only supports?\b|only support(?:ed)?\b|"
     r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
-    r"greater than|"
-    r"\bcan only (?:have|contain|take)\b|\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|"
-    r"\bdoes(?: not|n't) match\b|"
-    r"less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
+    r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
+    r"greater than|less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
@@ -630,7 +628,8 @@ def config_check(
         and _ABOUT_THE_MODEL.search(message)
     ):
         return None  # what the model is (its config.json's architectures, its type): not a setting
-    # A parallel size compared with something, or refused outright (`Context parallel size ...`).
+    # A parallel size compared with something, or refused outright (`Context parallel size ...`),
+    # or a feature refused together with a model split (`... with TP is not supported`).
     parallel_sizes = bool(
         _PARALLEL.search(message)
         and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message) or _DIVIDE.search(message))
@@ -671,8 +670,8 @@ def config_check(
         else:
             names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
             # In a library's own settings code (server_args.py, a config's __post_init__, a
-            # check_* function) a refusal is about a setting even when it names none the way
-            # code would.
+            # check_* function, the part of Ray that checks what ray_init passes) a refusal is
+            # about a setting even when it names none the way code would.
             in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func)) or package == "ray"
             if not (
                 names_one
