@@ -535,6 +535,13 @@ def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero
             "parse_and_validate_conda",
             "CFG014",
         ),
+        # options, spelt the way code spells them, that were not given
+        (
+            "AssertionError: rollout_backend_module and rollout_backend_class must be both provided for customization",
+            "/opt/verl/verl/workers/rollout/async_server.py",
+            "async_server_class",
+            "CFG011",
+        ),
         # a value of the wrong type is refused, not missing
         (
             "AssertionError: `steps` must contain int only",

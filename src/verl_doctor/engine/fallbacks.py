@@ -660,11 +660,20 @@ def config_check(
             return None  # a sample's content, or how code calls the library
         if package == "verl":
             # verl's config keys are known: a refusal elsewhere in verl that names none of them,
-            # shows no refused value and splits no batch checks its own state (`execute_fn must
-            # be callable`, `15 != 16`), not a setting of the run.
+            # shows no refused value, splits no batch and asks for no options checks its own
+            # state (`execute_fn must be callable`, `15 != 16`), not a setting of the run.
             batch_split = _DIVIDE.search(message) and _BATCH_SIZES.search(message)
+            # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
+            options_missing = (
+                _MISSING.search(message)
+                and sum(1 for o in _OPTION_TOKEN.finditer(message) if "_" in o.group(0)) >= 2
+            )
             if not (
-                parallel_sizes or batch_split or _VALUE_SHOWN.search(message) or _CUSTOM_FILE.search(message)
+                parallel_sizes
+                or batch_split
+                or options_missing
+                or _VALUE_SHOWN.search(message)
+                or _CUSTOM_FILE.search(message)
             ):
                 return None
         else:
