@@ -144,17 +144,12 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         found = _called_for_another_verl(message)
         if found:
             return found
+    first, second = _version_required, _install_required
     if exc_type in ("ImportError", "ModuleNotFoundError") and not _VERSION_FOUND.search(message):
         # An import that failed, asking for an install: the package is not there at all, even
         # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
-        installed = _install_required(message, exc_type)
-        if installed:
-            return installed
-    return (
-        _version_required(message, exc_type)
-        or _install_required(message, exc_type)
-        or _path_missing(message, exc_type)
-    )
+        first, second = second, first
+    return first(message, exc_type) or second(message, exc_type) or _path_missing(message, exc_type)
 
 
 # A message that says which version is installed: a version mismatch, whatever else it asks.
