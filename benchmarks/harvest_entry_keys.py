@@ -13,7 +13,11 @@ sorted, one per line; `_target_` keys and list items are left out (as in data/hy
     python benchmarks/harvest_entry_keys.py --git-dir DIR --all            # compare every shipped list
     python benchmarks/harvest_entry_keys.py --git-dir DIR --all --write    # (re)write them
 
-`--all` compares each list in TABLE with the shipped file and prints what differs; it writes
+The asynchronous trainers (VARIANTS: fully-async, one-step-off) are composed the same way from
+their own folder with verl/trainer/config on the searchpath; their lists hold only the keys
+they add to the trainer's (the message analysis reads those as trainer options).
+
+`--all` compares each list in TABLE and VARIANTS with the shipped file and prints what differs; it writes
 only with `--write` (new files always; changed files too, after you have read the difference).
 """
 
@@ -48,6 +52,28 @@ TABLE: dict[str, tuple[str, tuple[str, ...]]] = {
     "sft_trainer_engine": ("sft_trainer_engine", ("0.6.0", "0.7.0", "0.8.0", "0.9.0", "head")),
 }
 
+# verl's asynchronous PPO trainers: ppo_trainer (found on their searchpath) plus sections of
+# their own, in a folder of their own per release (recipe/ until 0.7, verl/experimental/ after).
+# Both the FSDP and the Megatron config are composed; the list holds the keys of their union
+# that the trainer's own lists (data/hydra_keys/) lack.
+# name -> (config names, {key-list version: config folder})
+VARIANTS: dict[str, tuple[tuple[str, ...], dict[str, str]]] = {
+    "fully_async": (
+        ("fully_async_ppo_trainer", "fully_async_ppo_megatron_trainer"),
+        {
+            "0.7.0": "recipe/fully_async_policy/config",
+            **{v: "verl/experimental/fully_async_policy/config" for v in ("0.8.0", "0.9.0", "head")},
+        },
+    ),
+    "one_step_off": (
+        ("one_step_off_ppo_trainer", "one_step_off_ppo_megatron_trainer"),
+        {
+            **{v: "recipe/one_step_off_policy/config" for v in ("0.5.0", "0.6.0", "0.7.0")},
+            **{v: "verl/experimental/one_step_off_policy/config" for v in ("0.8.0", "0.9.0", "head")},
+        },
+    ),
+}
+
 Reader = Callable[[str], "str | None"]
 
 
@@ -59,17 +85,23 @@ def tag_for(version: str) -> str:
     return "main" if version == "head" else f"v{version}"
 
 
-def git_reader(git_dir: str, rev: str, config_dir: str = CONFIG_DIR) -> Reader:
-    """Reads `<config_dir>/<path>` at `rev` of a git directory (None when absent)."""
+def git_reader(
+    git_dir: str, rev: str, config_dir: str = CONFIG_DIR, searchpath: tuple[str, ...] = ()
+) -> Reader:
+    """Reads `<config_dir>/<path>` at `rev` of a git directory, else the same path in the
+    `searchpath` folders in order, as Hydra's `hydra.searchpath` does (None when absent)."""
 
     def read(path: str) -> str | None:
-        proc = subprocess.run(
-            ["git", "--git-dir", git_dir, "show", f"{rev}:{config_dir}/{path}"],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        return proc.stdout if proc.returncode == 0 else None
+        for folder in (config_dir, *searchpath):
+            proc = subprocess.run(
+                ["git", "--git-dir", git_dir, "show", f"{rev}:{folder}/{path}"],
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if proc.returncode == 0:
+                return proc.stdout
+        return None
 
     return read
 
@@ -274,6 +306,17 @@ def entry_keys(read: Reader, config_name: str) -> list[str]:
     return sorted(flatten(Composer(read).compose(config_name)))
 
 
+def variant_keys(git_dir: str, name: str, version: str) -> list[str]:
+    """The keys an asynchronous trainer of VARIANTS adds to the trainer's, at one key-list version."""
+    configs, folders = VARIANTS[name]
+    read = git_reader(git_dir, tag_for(version), folders[version], searchpath=(CONFIG_DIR,))
+    composed = set().union(*(flatten(Composer(read).compose(c)) for c in configs))
+    trainer = set((ROOT / "src/verl_doctor/data/hydra_keys" / f"{version}.txt").read_text().split())
+    megatron = ROOT / "src/verl_doctor/data/hydra_keys" / f"{version}-megatron.txt"
+    trainer |= set(megatron.read_text().split()) if megatron.exists() else set()
+    return sorted(composed - trainer)
+
+
 def _diff(old: list[str], new: list[str]) -> str:
     gone, added = sorted(set(old) - set(new)), sorted(set(new) - set(old))
     return "; ".join(
@@ -305,21 +348,29 @@ def main() -> int:
         print("\n".join(entry_keys(git_reader(opts.git_dir, opts.tag), opts.config)))
         return 0
     differ = 0
-    for name, (config, versions) in TABLE.items():
-        for version in versions:
-            keys = entry_keys(git_reader(opts.git_dir, tag_for(version)), config)
-            path = opts.out / f"{name}-{version}.txt"
-            old = path.read_text(encoding="utf-8").split() if path.exists() else None
-            if old is None:
-                state = "new"
-            elif old == keys:
-                state = "same"
-            else:
-                state = "DIFFERS: " + _diff(old, keys)
-                differ += 1
-            print(f"{path.name:34} {len(keys):5} keys  {state}")
-            if opts.write and old != keys:
-                path.write_text("\n".join(keys) + "\n", encoding="utf-8")
+    lists = [
+        (name, version, lambda c=config, v=version: entry_keys(git_reader(opts.git_dir, tag_for(v)), c))
+        for name, (config, versions) in TABLE.items()
+        for version in versions
+    ] + [
+        (name, version, lambda n=name, v=version: variant_keys(opts.git_dir, n, v))
+        for name, (_, folders) in VARIANTS.items()
+        for version in folders
+    ]
+    for name, version, compose in lists:
+        keys = compose()
+        path = opts.out / f"{name}-{version}.txt"
+        old = path.read_text(encoding="utf-8").split() if path.exists() else None
+        if old is None:
+            state = "new"
+        elif old == keys:
+            state = "same"
+        else:
+            state = "DIFFERS: " + _diff(old, keys)
+            differ += 1
+        print(f"{path.name:34} {len(keys):5} keys  {state}")
+        if opts.write and old != keys:
+            path.write_text("\n".join(keys) + "\n", encoding="utf-8")
     return 1 if differ and not opts.write else 0
 
 

@@ -154,3 +154,20 @@ def test_shipped_lists_are_what_verl_composes(name: str, version: str) -> None:
     keys = harvest.entry_keys(harvest.git_reader(VERL_GIT, harvest.tag_for(version)), config)
     shipped = (ROOT / "src" / "verl_doctor" / "data" / "entry_keys" / f"{name}-{version}.txt").read_text()
     assert keys == shipped.split()
+
+
+@pytest.mark.skipif(not Path(VERL_GIT).is_dir(), reason="no verl git directory (set VERL_GIT_DIR)")
+@pytest.mark.parametrize(("name", "version"), [("fully_async", "0.7.0"), ("one_step_off", "head")])
+def test_asynchronous_trainer_lists_are_their_keys_beyond_the_trainers(name: str, version: str) -> None:
+    keys = harvest.variant_keys(VERL_GIT, name, version)
+    shipped = (ROOT / "src" / "verl_doctor" / "data" / "entry_keys" / f"{name}-{version}.txt").read_text()
+    assert keys == shipped.split()
+    assert not set(keys) & set(
+        (ROOT / "src" / "verl_doctor" / "data" / "hydra_keys" / f"{version}.txt").read_text().split()
+    )
+
+
+def test_a_message_naming_an_asynchronous_trainers_option_names_its_key() -> None:
+    from verl_doctor.catalog.verl_keys import keys_named_in
+
+    assert keys_named_in("staleness_threshold must larger than 0") == ["async_training.staleness_threshold"]

@@ -892,3 +892,20 @@ def test_an_unknown_exception_a_terminal_wrapped_is_read_whole() -> None:
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("ENV009", "medium")
     assert dict(first.facts).get("pkg") == "deep-gemm"
+
+
+def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
+    # The keys are in no shipped key list (a reward manager's free-form kwargs), but the run set
+    # them, and verl's check names one: a refused value. Without the overrides it names nothing.
+    message = "AssertionError: max_resp_len must be larger than overlong_buffer.len"
+    path = "/opt/verl/verl/workers/reward_manager/dapo.py"
+    statement = "assert self.max_resp_len >= self.overlong_buffer_cfg.len, ("
+    bare = _tb(message, path, "__init__", statement)
+    with_overrides = (
+        "Error executing job with overrides: ['reward_model.reward_manager=dapo', "
+        "'+reward_model.reward_kwargs.overlong_buffer_cfg.len=4096', '+reward_model.reward_kwargs.max_resp_len=2048']\n"
+        + bare
+    )
+    assert [f.rule for f in diagnose_text(bare, _CATALOG).findings] == []
+    first = diagnose_text(with_overrides, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")

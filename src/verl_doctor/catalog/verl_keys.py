@@ -46,6 +46,22 @@ def entry_point_keys() -> frozenset[str]:
     return frozenset(out)
 
 
+# verl's asynchronous PPO trainers (fully-async, one-step-off): the trainer's config plus sections
+# of their own, whose keys (those the trainer lacks) are listed in data/entry_keys/ per release.
+TRAINER_VARIANTS = ("fully_async", "one_step_off")
+
+
+@cache
+def variant_keys() -> frozenset[str]:
+    """The keys the asynchronous trainers add to the trainer's, in any shipped release."""
+    folder = Path(data_path("entry_keys"))
+    out: set[str] = set()
+    for name in TRAINER_VARIANTS:
+        for path in sorted(folder.glob(f"{name}-*.txt")):
+            out.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    return frozenset(out)
+
+
 def version_for(verl_version: str | None) -> str:
     """The shipped key list closest to a verl version (newest at or below it), else head."""
     v = parse(verl_version) if verl_version else None
@@ -159,10 +175,15 @@ def overrides_in(commands: Iterable[str]) -> list[tuple[str, bool]]:
 
 
 @cache
-def _by_leaf(version: str | None, entry_points: bool = False) -> dict[str, list[str]]:
-    """Full keys by their last part (`ppo_mini_batch_size` -> the keys that end in it)."""
+def _by_leaf(version: str | None, entry_points: bool = False, variants: bool = False) -> dict[str, list[str]]:
+    """Full keys by their last part (`ppo_mini_batch_size` -> the keys that end in it); with
+    `variants`, the asynchronous trainers' own keys too (they are trainer options)."""
     by_leaf: dict[str, list[str]] = {}
-    for key in _leaves(version, entry_points):
+    pool = _leaves(version, entry_points)
+    if variants:
+        extra = variant_keys()
+        pool = pool | (extra - {k.rpartition(".")[0] for k in extra})
+    for key in pool:
         by_leaf.setdefault(key.rpartition(".")[2], []).append(key)
     return by_leaf
 
@@ -186,7 +207,7 @@ def keys_named_in(
     version = version_for(verl_version) if verl_version else None
     pool = _leaves(version, entry_points=True)
     dotted_by_leaf = _by_leaf(version, entry_points=True)
-    by_leaf = _by_leaf(version)
+    by_leaf = _by_leaf(version, variants=True)
     out: list[str] = []
     for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
         # Read off an object in code (`self.truncation`, `config.data.shuffle`): even a one-word

@@ -579,6 +579,7 @@ class Analyzer:
                 from verl_doctor.catalog.verl_keys import keys_named_in
 
                 options = keys_named_in(message)
+                options += [k for k in self.context.set_keys_named_in(message) if k not in options]
             if self._credit(line, config_check(exc_type, message, path, func, options, package)):
                 return
         self._remember_unknown(line, ExceptionLine(exc_type, exc_type, shown))
@@ -650,6 +651,8 @@ class Analyzer:
 
             options = keys_named_in(message)
             options += [k for k in keys_named_in(statement, code=True) if k not in options]
+            set_keys = self.context.set_keys_named_in(f"{message} {statement}")
+            options += [k for k in set_keys if k not in options]
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
 

@@ -41,6 +41,7 @@ _GPU_COUNT = re.compile(r"GPU Count\s*:\s*(?P<n>\d+)")
 _GPU_CAPACITY = re.compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
 _ENTRY = re.compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
 _OVERRIDES = re.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
+_NAME_TOKEN = re.compile(r"[A-Za-z_][\w.]*\w")
 
 
 class ContextCollector:
@@ -159,6 +160,28 @@ class ContextCollector:
             if len(self.overrides) >= _MAX_OVERRIDES and key not in self.overrides:
                 return
             self.overrides[key] = value[:_MAX_VALUE]
+
+    def set_keys_named_in(self, text: str) -> list[str]:
+        """The keys this run set (command line, Hydra's override list) that `text` names by
+        their last part (`staleness_threshold`) or a dotted tail of them (`overlong_buffer.len`
+        does not name `overlong_buffer_cfg.len`): a check that names a key the user set is
+        about that setting, whether or not the key is one of verl's shipped config keys."""
+        if not self.overrides:
+            return []
+        tokens: set[str] = set()
+        for token in _NAME_TOKEN.findall(text):  # `self.config.a.b`: also `config.a.b`, `a.b`, `b`
+            parts = token.split(".")
+            tokens.update(".".join(parts[i:]) for i in range(len(parts)))
+        found = []
+        for key in self.overrides:
+            parts = key.split(".")
+            leaf = parts[-1]
+            named = (len(leaf) >= 6 and "_" in leaf.strip("_") and leaf in tokens) or any(
+                ".".join(parts[i:]) in tokens for i in range(max(0, len(parts) - 3), len(parts) - 1)
+            )
+            if named:
+                found.append(key)
+        return found
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
