@@ -909,3 +909,134 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
     assert [f.rule for f in diagnose_text(bare, _CATALOG).findings] == []
     first = diagnose_text(with_overrides, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func", "code"),
+    [
+        # a refusal that blames the GPU is what the card can do, not how the option was written
+        (
+            "RuntimeError: SGLang only supports sm75 and above.",
+            "/usr/lib/python3/dist-packages/sglang/srt/model_executor/model_runner.py",
+            "__init__",
+            "ENV007",
+        ),
+        # a value shown as received: refused, even in words that ask for something
+        (
+            "ValueError: rollout_rs_threshold for option 'seq_mean_k3' must provide a single upper bound "
+            "without '_'. Received '0.5_2.0'.",
+            "/opt/verl/verl/trainer/ppo/rollout_corr_helper.py",
+            "__post_init__",
+            "CFG014",
+        ),
+        # an option the check requires, named with its section
+        (
+            "ValueError: GDPO requires 'algorithm.gdpo_reward_keys' listing the individual reward component keys",
+            "/opt/verl/verl/trainer/ppo/core_algos.py",
+            "compute_gdpo_outcome_advantage",
+            "CFG011",
+        ),
+        # only some kinds of a value are supported
+        (
+            "ValueError: Only .zip files supported for remote URIs.",
+            "/usr/lib/python3/dist-packages/ray/_private/runtime_env/working_dir.py",
+            "upload_working_dir_if_needed",
+            "CFG014",
+        ),
+        # a model split named: the parallel layout, though the words speak of the model
+        (
+            "ValueError: Number of experts in the model must be greater than 0 when expert parallelism is enabled.",
+            "/usr/lib/python3/dist-packages/vllm/config/model.py",
+            "__post_init__",
+            "CFG010",
+        ),
+    ],
+)
+def test_the_words_of_a_refusal_choose_between_the_codes(last: str, path: str, func: str, code: str) -> None:
+    first = diagnose_text(_tb(last, path, func, "raise ValueError(msg)"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_a_class_left_for_the_user_to_implement_is_not_a_setting() -> None:
+    log = (
+        "Error executing job with overrides: ['+actor_rollout_ref.model.offload_handler=my.Handler']\n"
+        + _tb(
+            "NotImplementedError: tensor_push is not implemented in OffloadHandler class. Inherit this class "
+            "and implement your custom tensor_push.",
+            "/opt/verl/verl/utils/activation_offload.py",
+            "tensor_push",
+            "raise NotImplementedError(",
+        )
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+def test_a_message_names_a_set_section_or_its_class() -> None:
+    log = "Error executing job with overrides: ['actor_rollout_ref.model.tiled_mlp.enabled=True']\n" + _tb(
+        "ValueError: TiledMLP does not support model_type='qwen3_moe'. Supported types: ['llama', 'qwen2']",
+        "/opt/verl/verl/models/transformers/tiled_mlp.py",
+        "apply_tiled_mlp_monkey_patch",
+        "raise ValueError(",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014"
+    assert "tiled_mlp" in first.basis
+
+
+def test_a_missing_dataframe_column_verl_asked_for_is_a_missing_dataset_field() -> None:
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/main_eval.py", line 43, in main\n'
+        "    responses = dataset[config.data.response_key]\n"
+        '  File "/usr/lib/python3/dist-packages/pandas/core/frame.py", line 4378, in __getitem__\n'
+        "    indexer = self.columns.get_loc(key)\n"
+        '  File "/usr/lib/python3/dist-packages/pandas/core/indexes/base.py", line 3648, in get_loc\n'
+        "    raise KeyError(key) from err\n"
+        "KeyError: 'responses'\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG012", "medium")
+    # the same lookup in code that is not verl's says nothing about verl's data
+    outside = log.replace("/opt/verl/verl/trainer/main_eval.py", "/home/u/analysis.py")
+    assert [f.rule for f in diagnose_text(outside, _CATALOG).findings] == []
+
+
+_MERGER_TB = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/verl/verl/model_merger/__main__.py", line 73, in <module>\n'
+    "    main()\n"
+    '  File "/opt/verl/verl/model_merger/base_model_merger.py", line 322, in upload_to_huggingface\n'
+    "    api.create_repo(repo_id=self.config.hf_upload_path, private=private, exist_ok=True)\n"
+)
+
+
+def test_a_clue_yields_to_an_exclusion_seen_on_any_of_its_lines() -> None:
+    # The merger's traceback ends in an exception; the clue holds for a merge that failed, not for
+    # the upload after it on a node without network, whose exception line comes before the frames
+    # Python prints for the error raised while handling it.
+    failed = _MERGER_TB + "RuntimeError: zero-dimensional tensor (at position 0) cannot be concatenated\n"
+    assert [f.rule for f in diagnose_text(failed, _CATALOG).findings] == ["FLOW011"]
+    offline = (
+        "requests.exceptions.ConnectionError: Max retries exceeded with url: /api/repos/create\n\n"
+        "During handling of the above exception, another exception occurred:\n\n"
+        + _MERGER_TB
+        + "ConnectionError: Network connection failed. Check your internet connection.\n"
+    )
+    assert [f.rule for f in diagnose_text(offline, _CATALOG).findings] == []
+
+
+def test_the_mergers_command_line_refused_is_a_failed_merge() -> None:
+    log = (
+        "usage: __main__.py [-h] {merge,test} ...\n"
+        "__main__.py: error: unrecognized arguments: --hf_model_path ckpt/global_step_8/actor/huggingface\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["FLOW011"]
+    other = log.replace("{merge,test} ...", "--model MODEL")
+    assert [f.rule for f in diagnose_text(other, _CATALOG).findings] == []
+
+
+def test_an_import_error_saying_a_module_is_not_available_names_it() -> None:
+    found = classify("msprobe is not available but precision_debugger.strict is True", "ImportError")
+    assert found is not None and (found.code, found.groups["module"]) == ("ENV009", "msprobe")
+    # the same words raised as a ValueError are not about an import
+    assert classify("Cuda is not available.", "ValueError") is None

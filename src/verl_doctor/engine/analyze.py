@@ -165,6 +165,7 @@ class Analyzer:
         self._envelopes_seen = 0
         self._frames: dict[tuple[object, ...], deque[tuple[int, Frame]]] = {}
         self._clue_hits: dict[tuple[int, int], dict[int, list[int]]] = {}
+        self._clue_vetoes: dict[tuple[int, int], int] = {}  # the last line a clue's rule excluded
         self._facts: dict[int, list[tuple[int, dict[str, str]]]] = {}
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
@@ -496,11 +497,17 @@ class Analyzer:
         recent.append(line.number)
         del recent[:-8]
         lo = line.number - clue.within
+        # A part seen on a line the rule excludes (the exception of a traceback whose frames
+        # come after it) vetoes the clue for its window, like the line that completes it.
+        if rule.exclude_res and self.classifier.lazy_excluded(verdict, rule, line.text, line):
+            self._clue_vetoes[(id(rule), ci)] = line.number
+            return None
         if len(hits) < len(clue.patterns):
             return None
         if not all(any(n >= lo for n in hits.get(p, ())) for p in range(len(clue.patterns))):
             return None
-        if self.classifier.lazy_excluded(verdict, rule, line.text, line):
+        vetoed = self._clue_vetoes.get((id(rule), ci))
+        if vetoed is not None and vetoed >= lo:
             return None
         return rule.id if self._record(rule, line, clue.confidence, basis="clue") else None
 
@@ -639,8 +646,14 @@ class Analyzer:
         if not message:
             return False
         package = last[1].package
-        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check, data_field
+        from verl_doctor.engine.fallbacks import COLUMN_LOOKUP, STACK_PACKAGES, config_check, data_field
 
+        if exc.type == "KeyError" and COLUMN_LOOKUP.search(last[1].path.replace("\\", "/")):
+            caller = self._frames.get(line.worker.key())  # verl's frames: verl asked for the column
+            if caller and 0 <= line.number - caller[-1][0] <= FRAME_LOOKBACK:
+                return self._credit(
+                    line, data_field(exc.type, message, caller[-1][1].path, column_lookup=True)
+                )
         if package not in STACK_PACKAGES:
             return False
         if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):

@@ -42,6 +42,13 @@ _GPU_CAPACITY = re.compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
 _ENTRY = re.compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
 _OVERRIDES = re.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
 _NAME_TOKEN = re.compile(r"[A-Za-z_][\w.]*\w")
+_CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
+_CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _distinct_name(part: str) -> bool:
+    """A key part specific enough to be a name when a message says it (`tiled_mlp`, not `n`)."""
+    return len(part) >= 6 and "_" in part.strip("_")
 
 
 class ContextCollector:
@@ -162,23 +169,25 @@ class ContextCollector:
             self.overrides[key] = value[:_MAX_VALUE]
 
     def set_keys_named_in(self, text: str) -> list[str]:
-        """The keys this run set (command line, Hydra's override list) that `text` names by
-        their last part (`staleness_threshold`) or a dotted tail of them (`overlong_buffer.len`
-        does not name `overlong_buffer_cfg.len`): a check that names a key the user set is
-        about that setting, whether or not the key is one of verl's shipped config keys."""
+        """The keys this run set (command line, Hydra's override list) that `text` names: by
+        their last part (`staleness_threshold`), a dotted tail (`rollout_correction.rollout_rs`),
+        or a section below the top level (`tiled_mlp`, also written as the class `TiledMLP`). A
+        check that names a key the user set is about that setting, whether or not the key is one
+        of verl's shipped config keys."""
         if not self.overrides:
             return []
         tokens: set[str] = set()
         for token in _NAME_TOKEN.findall(text):  # `self.config.a.b`: also `config.a.b`, `a.b`, `b`
             parts = token.split(".")
             tokens.update(".".join(parts[i:]) for i in range(len(parts)))
+            if _CAMEL.fullmatch(token):
+                tokens.add(_CAMEL_CUT.sub("_", token).lower())
         found = []
         for key in self.overrides:
             parts = key.split(".")
-            leaf = parts[-1]
-            named = (len(leaf) >= 6 and "_" in leaf.strip("_") and leaf in tokens) or any(
+            named = any(
                 ".".join(parts[i:]) in tokens for i in range(max(0, len(parts) - 3), len(parts) - 1)
-            )
+            ) or any(_distinct_name(part) and part in tokens for part in parts[1:])
             if named:
                 found.append(key)
         return found

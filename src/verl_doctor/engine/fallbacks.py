@@ -201,7 +201,9 @@ _INSTALL_NEEDED = re.compile(
     r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed"
     r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)"
     r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed"
-    r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)",
+    r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
+    r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
+    r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b",
     re.I,
 )
 _RAISING = {
@@ -328,8 +330,15 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         # `requires 'X'`, `requires X to be installed`, `X is not installed` and `X module was not
         # found` may name something else than a package: there X must be a known package, or
         # (`X is not installed`) a module's name such as `rotary_emb`.
-        named = m.lastgroup not in ("d", "e", "k", "l") or (
-            m.lastgroup == "e" and bool(re.search(r"[_\d]", name))
+        # An ImportError that opens with `X is not available` or `X is not installed` names the
+        # module it could not import.
+        imported = exc_type == "ImportError" and m.start() == 0
+        if m.lastgroup == "p" and not imported:
+            continue  # `Cuda is not available.` raised as a ValueError: not an import
+        named = (
+            m.lastgroup not in ("d", "e", "k", "l", "p")
+            or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
+            or (imported and m.lastgroup in ("e", "p"))
         )
         package = known_package(name) or (name if named else None)
         if package == "verl":
@@ -486,7 +495,8 @@ _VALUE_SHOWN = re.compile(
 _UNSUPPORTED = re.compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdoes(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
-    r"\bnot compatible with\b|\bonly supports?\b|\bsupports? only\b",
+    r"\bnot compatible with\b|\bonly supports?\b|\bsupports? only\b|"
+    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b",
     re.I,
 )
 # What the model is (architecture, head size, norm or MLP type): the answer is another model or
@@ -507,6 +517,12 @@ _ABOUT_DATA_OR_CODE = re.compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b",
+    re.I,
+)
+# A method a class must implement (`Inherit this class and implement your custom tensor_push`):
+# the user's code is unfinished, whatever setting chose that class.
+_IMPLEMENT_IT = re.compile(
+    r"\b(?:inherit|subclass) (?:from )?(?:this|the) class\b|\bimplement (?:your|the|a) (?:own |custom )?\w+",
     re.I,
 )
 # A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
@@ -530,9 +546,21 @@ _MISSING = re.compile(
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
     r"cannot be None|\bwas provided without\b|"
-    r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)",
+    r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)|"
+    # `GDPO requires 'algorithm.gdpo_reward_keys' listing ...`: a dotted option it needs
+    r"\brequires? ['\"`]?[a-z_]+(?:\.[a-z_]+)+['\"`]?(?! to be| =)",
     re.I,
 )
+# A refusal that blames the GPU (`only supports sm75 and above`, `not support fp8 kv-cache on this
+# device`, `compute capability`): what the card can do, not how the option was written.
+_ON_THIS_GPU = re.compile(
+    r"\bsm_?[5-9]\d\b|\bsm_?1[0-2]\d\b|compute capability|on this (?:device|gpu|hardware)\b|"
+    r"\byour (?:gpu|device|hardware)\b|\bgpu architecture\b",
+    re.I,
+)
+# A value the check received (`Received '0.5_2.0'`, `got 3`): it refused what was given, even in
+# words that ask for something (`must provide a single upper bound`); `got None` is still missing.
+_RECEIVED = re.compile(r"\b(?:received|got):? (?:[\[<'\"`]+(?!None\b)[\w.-]|-?\d)", re.I)
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
@@ -608,7 +636,7 @@ def config_check(
     frame)."""
     p = path.replace("\\", "/")
     package = package or "verl"
-    if _FILE_DOES_NOT_PARSE.search(message):
+    if _FILE_DOES_NOT_PARSE.search(message) or _IMPLEMENT_IT.search(message):
         return None
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
     # stack's code, the words must refuse a value, and name the option (or show the value).
@@ -642,7 +670,9 @@ def config_check(
         )
         if not (worded or parallel_sizes):
             return None
-        if not _A_SETTING_NAMED.search(message) and (
+        # `Number of experts in the model must be > 0 when expert parallelism is enabled`: a
+        # model split named is the setting the check is about.
+        if not (_A_SETTING_NAMED.search(message) or _MODEL_PARALLEL.search(message)) and (
             _ABOUT_THE_MODEL.search(message)
             or _CHECKPOINT_CONTENT.search(message)
             or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
@@ -693,7 +723,9 @@ def config_check(
             {"path": path_named},
             f"{_a(exc_type)} raised by {package}'s config check, about the custom module {path_named}",
         )
-    if _MISSING.search(message):
+    if _ON_THIS_GPU.search(message):
+        code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
+    elif _MISSING.search(message) and not _RECEIVED.search(message):
         code = "CFG011"
     elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
         code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
@@ -723,12 +755,18 @@ _DATA_READERS = re.compile(
 _KEY = re.compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
 
 
-def data_field(exc_type: str, message: str, path: str) -> Fallback | None:
-    """A KeyError raised where verl reads a row of the dataset: the data lacks that field."""
+# pandas looking up a DataFrame column (`df[config.data.response_key]`): the KeyError is a column
+# the data file lacks, whichever verl code asked for it.
+COLUMN_LOOKUP = re.compile(r"/pandas/core/(?:frame|indexes/base)\.py$")
+
+
+def data_field(exc_type: str, message: str, path: str, column_lookup: bool = False) -> Fallback | None:
+    """A KeyError raised where verl reads a row of the dataset (or, with `column_lookup`, a column
+    of a DataFrame verl loaded): the data lacks that field."""
     if exc_type != "KeyError":
         return None
     m = _KEY.match(message.strip())
-    if m is None or not _DATA_READERS.search(path.replace("\\", "/")):
+    if m is None or not (column_lookup or _DATA_READERS.search(path.replace("\\", "/"))):
         return None
     where = path[path.rfind("/verl/") + 1 :]
     return Fallback(
