@@ -71,3 +71,19 @@ def test_what_a_rule_excludes_on_the_wrapped_part_still_excludes_it() -> None:
         assert _first(_wrap(message, width)) != "ENV004"
     engine = message.replace("['LlamaForCausalLM'", "dict_keys(['AquilaModel', 'LlamaForCausalLM'") + ")"
     assert _first(_wrap(engine, 120)) == "ENV004"
+
+
+def test_the_next_runs_lines_do_not_lend_their_options_to_a_paste_that_ended() -> None:
+    # A paste whose last line is long enough to have been wrapped, then another run's output
+    # naming a key an earlier run set: the key is not what verl's error was about.
+    earlier = "python3 -m verl.trainer.main_ppo ray_init.num_cpus=16 trainer.nnodes=1\n"
+    paste = (
+        'File "verl/workers/fsdp_workers.py", line 202, in _build_model_optimizer\n'
+        "      state_dict[key] = torch.cat(state_dict[key], dim=0)\n"
+        "  RuntimeError: zero-dimensional tensor (at position 0) cannot be concatenated\n"
+    )
+    after = "ray init kwargs: {'num_cpus': None, 'runtime_env': {'env_vars': {}}}\n"
+    assert [f.rule for f in diagnose_text(earlier + paste + after, _CATALOG).findings] == []
+    # the same key named on the exception's own line is what the check was about
+    named = paste.replace("cannot be concatenated", "num_cpus cannot be concatenated")
+    assert [f.rule for f in diagnose_text(earlier + named + after, _CATALOG).findings] == ["CFG014"]

@@ -52,7 +52,7 @@ _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # What starts a new log record rather than continuing a wrapped one.
 _NEW_RECORD = re.compile(
-    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|Traceback |File \"|During handling|"
+    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|Traceback |File \"|line \d+, in \w|During handling|"
     r"The above exception|"
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
@@ -520,6 +520,7 @@ class Analyzer:
             found.append((line.number, groups))
 
     def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
+        own = line.text
         if line.follow and len(line.raw) >= WRAPPED_WIDTH:
             # A message a terminal wrapped: its class and its words are read whole.
             pieces = self._continuation(line)
@@ -530,7 +531,7 @@ class Analyzer:
             return
         if exc is None:
             return
-        if self._config_check(line, exc):
+        if self._config_check(line, exc, own):
             return
         self._remember_unknown(line, exc)
 
@@ -625,7 +626,7 @@ class Analyzer:
 
         return self._credit(line, Fallback("FLOW012", {}, f"{exc.type} raised while {phase}"))
 
-    def _config_check(self, line: Line, exc: ExceptionLine) -> bool:
+    def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
         by the message's words."""
@@ -662,9 +663,12 @@ class Analyzer:
         if package == "verl":
             from verl_doctor.catalog.verl_keys import keys_named_in
 
-            options = keys_named_in(message)
+            # The options are those the exception's own line names: the lines read as its wrapped
+            # rest may be another record's (a paste's last line, then the next run's command).
+            named_in = message if own is None else own
+            options = keys_named_in(named_in)
             options += [k for k in keys_named_in(statement, code=True) if k not in options]
-            set_keys = self.context.set_keys_named_in(f"{message} {statement}")
+            set_keys = self.context.set_keys_named_in(f"{named_in} {statement}")
             options += [k for k in set_keys if k not in options]
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
