@@ -35,6 +35,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT_DIR = ROOT / "src" / "verl_doctor" / "data" / "entry_keys"
+TRAINER_KEYS_DIR = ROOT / "src" / "verl_doctor" / "data" / "hydra_keys"  # the trainer's own lists
 CONFIG_DIR = "verl/trainer/config"
 
 # Shipped list name -> (the @hydra.main config_name, the key-list versions whose release has
@@ -311,8 +312,8 @@ def variant_keys(git_dir: str, name: str, version: str) -> list[str]:
     configs, folders = VARIANTS[name]
     read = git_reader(git_dir, tag_for(version), folders[version], searchpath=(CONFIG_DIR,))
     composed = set().union(*(flatten(Composer(read).compose(c)) for c in configs))
-    trainer = set((ROOT / "src/verl_doctor/data/hydra_keys" / f"{version}.txt").read_text().split())
-    megatron = ROOT / "src/verl_doctor/data/hydra_keys" / f"{version}-megatron.txt"
+    trainer = set((TRAINER_KEYS_DIR / f"{version}.txt").read_text().split())
+    megatron = TRAINER_KEYS_DIR / f"{version}-megatron.txt"
     trainer |= set(megatron.read_text().split()) if megatron.exists() else set()
     return sorted(composed - trainer)
 

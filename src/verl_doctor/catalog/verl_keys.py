@@ -193,6 +193,12 @@ def _ending_in(by_leaf: dict[str, list[str]], token: str) -> list[str]:
     return sorted(k for k in by_leaf.get(token.rpartition(".")[2], ()) if k.endswith("." + token))
 
 
+def is_option_name(word: str) -> bool:
+    """A word specific enough to be an option's name when a message says it (`max_resp_len`,
+    not `batch` or `n`)."""
+    return "_" in word and len(word) >= 6
+
+
 def keys_named_in(
     message: str, verl_version: str | None = None, limit: int = 4, code: bool = False
 ) -> list[str]:
@@ -218,7 +224,7 @@ def keys_named_in(
             found = [token]
         elif "." in token and (ends := _ending_in(dotted_by_leaf, token)):
             found = ends[:3]  # `rollout.name`: the keys it ends
-        elif "_" in token and len(token) >= 6:
+        elif is_option_name(token):
             found = sorted(by_leaf.get(token.rpartition(".")[2], []))
             if len(found) > 3:
                 found = [token.rpartition(".")[2]]

@@ -46,11 +46,6 @@ _CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
 _CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-def _distinct_name(part: str) -> bool:
-    """A key part specific enough to be a name when a message says it (`tiled_mlp`, not `n`)."""
-    return len(part) >= 6 and "_" in part.strip("_")
-
-
 class ContextCollector:
     """Accumulates context from normalized lines; bounded in size."""
 
@@ -176,6 +171,8 @@ class ContextCollector:
         of verl's shipped config keys."""
         if not self.overrides:
             return []
+        from verl_doctor.catalog.verl_keys import is_option_name  # lazily: start-up time
+
         tokens: set[str] = set()
         for token in _NAME_TOKEN.findall(text):  # `self.config.a.b`: also `config.a.b`, `a.b`, `b`
             parts = token.split(".")
@@ -187,7 +184,7 @@ class ContextCollector:
             parts = key.split(".")
             named = any(
                 ".".join(parts[i:]) in tokens for i in range(max(0, len(parts) - 3), len(parts) - 1)
-            ) or any(_distinct_name(part) and part in tokens for part in parts[1:])
+            ) or any(is_option_name(part) and part in tokens for part in parts[1:])
             if named:
                 found.append(key)
         return found
