@@ -582,12 +582,7 @@ class Analyzer:
         from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
 
         if package in STACK_PACKAGES:
-            options: list[str] = []
-            if package == "verl":
-                from verl_doctor.catalog.verl_keys import keys_named_in
-
-                options = keys_named_in(message)
-                options += [k for k in self.context.set_keys_named_in(message) if k not in options]
+            options = self._options_named(message) if package == "verl" else []
             if self._credit(line, config_check(exc_type, message, path, func, options, package)):
                 return
         self._remember_unknown(line, ExceptionLine(exc_type, exc_type, shown))
@@ -659,19 +654,24 @@ class Analyzer:
             return False
         if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):
             return True
-        options: list[str] = []
-        if package == "verl":
-            from verl_doctor.catalog.verl_keys import keys_named_in
-
-            # The options are those the exception's own line names: the lines read as its wrapped
-            # rest may be another record's (a paste's last line, then the next run's command).
-            named_in = message if own is None else own
-            options = keys_named_in(named_in)
-            options += [k for k in keys_named_in(statement, code=True) if k not in options]
-            set_keys = self.context.set_keys_named_in(f"{named_in} {statement}")
-            options += [k for k in set_keys if k not in options]
+        # The options are those the exception's own line names: the lines read as its wrapped
+        # rest may be another record's (a paste's last line, then the next run's command).
+        options = self._options_named(message if own is None else own, statement) if package == "verl" else []
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
+
+    def _options_named(self, message: str, statement: str = "") -> list[str]:
+        """verl's config options that an error of verl names: keys of the shipped lists in its
+        message or read in its raising statement, and keys this run set that it names."""
+        from verl_doctor.catalog.verl_keys import keys_named_in
+
+        options = keys_named_in(message)
+        for key in keys_named_in(statement, code=True) + self.context.set_keys_named_in(
+            f"{message} {statement}"
+        ):
+            if key not in options:
+                options.append(key)
+        return options
 
     def settle(self) -> None:
         """Answers only the whole log can give, made when the report is asked for (once per
