@@ -1,4 +1,5 @@
-"""The verdict memo changes nothing but speed: reports with and without it are identical, over
+"""The memo (segments decided, lines normalized and verdicts given once for all copies alike
+but for their digits) changes nothing but speed: reports with and without it are identical, over
 every rule example, the shipped examples and fixtures, and logs full of copies that differ
 only in their numbers."""
 
@@ -11,8 +12,9 @@ import pytest
 
 from conftest import FIXTURES, ROOT
 from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.normalize import mask_digits
 from verl_doctor.engine.session import Session
-from verl_doctor.engine.verdict import digit_blind, mask_digits
+from verl_doctor.engine.verdict import digit_blind
 from verl_doctor.render.json_out import render
 
 _CATALOG = load_catalog(include_user=False, use_cache=False)

@@ -91,15 +91,19 @@ def record(cls: type[T] | None = None, *, frozen: bool = False) -> Any:
             "  if other.__class__ is not self.__class__: return NotImplemented\n"
             f"  return ({own}) == ({theirs})\n"
         )
+        hash_source = f"def __hash__(self):\n  return hash(({own}))\n"
         exec(eq_source, namespace)  # noqa: S102 - generated from the class's own field names
+        exec(hash_source, namespace)  # noqa: S102 - likewise
         __eq__ = namespace["__eq__"]
         __eq__.__qualname__ = f"{klass.__qualname__}.__eq__"
+        __hash__ = namespace["__hash__"]
+        __hash__.__qualname__ = f"{klass.__qualname__}.__hash__"
 
         setattr(klass, "__repr__", __repr__)  # noqa: B010
         setattr(klass, "__eq__", __eq__)  # noqa: B010
         if frozen:
             setattr(klass, "__setattr__", _frozen_setattr)  # noqa: B010
-            setattr(klass, "__hash__", lambda self: hash(tuple(getattr(self, n) for n in names)))  # noqa: B010
+            setattr(klass, "__hash__", __hash__)  # noqa: B010
         else:
             setattr(klass, "__hash__", None)  # noqa: B010
         return klass

@@ -119,6 +119,19 @@ class LineSearcher:
         self._ac: Any = None
         if _use_rust() and self.literals:
             self._ac = _ac.AhoCorasick(self.literals, matchkind=_ac.MatchKind.Standard)
+        self._digit_literals: LineSearcher | None = None  # built when first needed
+
+    def masks_safely(self, text: str) -> bool:
+        """True when every text alike but for its digits holds the same literals as `text`."""
+        from verl_doctor.engine.normalize import mask_digits
+
+        if self._digit_literals is None:
+            # Literals with a digit, digits masked: when none occurs in a masked text, every
+            # text with that mask holds the same literals.
+            self._digit_literals = LineSearcher(
+                [mask_digits(lit).decode() for lit in self.literals if any("0" <= c <= "9" for c in lit)]
+            )
+        return not self._digit_literals.any(mask_digits(text).decode())
 
     def any(self, text: str) -> bool:
         if self._ac is not None:

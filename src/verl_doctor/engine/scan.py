@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from verl_doctor.engine.normalize import REWRITE_MARKERS, Line, Recipe, normalize, strip_ansi
+from verl_doctor.engine.normalize import (
+    RECIPE_ENTRIES,
+    RECIPE_MAX_TEXT,
+    REWRITE_MARKERS,
+    Line,
+    Recipe,
+    mask_digits,
+    normalize,
+    strip_ansi,
+)
 from verl_doctor.engine.prefilter import BlockSearcher, LineSearcher
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
@@ -55,8 +64,13 @@ class LineScanner:
         self.bytes_seen = 0
         # Candidate lines waiting for the lines after them, which a block end cut off; lines
         # leave in order, so the answer never depends on where the input was cut into blocks.
-        self._waiting: list[list[Any]] = []  # [line_no, raw, prefix, follow bytes, complete, stripped]
+        # [line_no, raw, prefix, follow bytes, complete, stripped, masked]
+        self._waiting: list[list[Any]] = []
         self.wait_for_follow = wait_for_follow
+        # Digit-masked segment -> whether it may match: copies of a line that differ in pids,
+        # ranks, steps and timestamps are decided once (when the literals allow it). Remembered
+        # only where the recipes are: both are the memo, which tests switch off to compare.
+        self._decided: dict[bytes, bool] | None = {} if recipes is not None else None
 
     def feed(self, data: bytes | bytearray, size: int | None = None) -> Iterator[Line]:
         """Scan `data[:size]`. `data` may be a buffer the caller reuses once this is consumed:
@@ -119,22 +133,40 @@ class LineScanner:
                 item[3] += more[: FOLLOW_BYTES - len(item[3])]
                 item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
         while self._waiting and (self._waiting[0][4] or final):
-            line_no, raw, prefix, follow, _, stripped = self._waiting.pop(0)
+            line_no, raw, prefix, follow, _, stripped, masked = self._waiting.pop(0)
             yield normalize(
-                self.source, line_no, raw, prefix, self.recipes, stripped, follow.decode("utf-8", "replace")
+                self.source,
+                line_no,
+                raw,
+                prefix,
+                self.recipes,
+                stripped,
+                follow.decode("utf-8", "replace"),
+                masked,
             )
 
-    def _may_match(self, raw: str) -> str | None:
-        """`raw` without colour codes, or None when no literal can occur in the normalized
-        segment: most anchor hits in healthy text are not a literal (an anchor is a short piece
-        of one), and deciding that here takes a few microseconds, a fraction of normalizing and
-        analyzing the line. Colour codes may split a literal, so they are stripped first; a
-        segment that normalizing rewrites otherwise is always kept."""
-        text = strip_ansi(raw) if "\x1b" in raw or "[" in raw or "\x9b" in raw else raw
-        assert self.literals is not None
-        if self.literals.any(text) or any(m in text for m in REWRITE_MARKERS):
-            return text
-        return None
+    def _may_match(self, raw: str) -> tuple[str, bytes | None] | None:
+        """`raw` without colour codes (and its digit-masked form, when short enough to be
+        remembered), or None when no literal can occur in the normalized segment: most anchor
+        hits in healthy text are not a literal (an anchor is a short piece of one), and deciding
+        that here takes a few microseconds, a fraction of normalizing and analyzing the line.
+        Colour codes may split a literal, so they are stripped first; a segment that normalizing
+        rewrites otherwise is always kept."""
+        text = strip_ansi(raw)
+        literals = self.literals
+        assert literals is not None
+        decided = self._decided
+        if decided is None or len(text) > RECIPE_MAX_TEXT:
+            return (text, None) if literals.any(text) or any(m in text for m in REWRITE_MARKERS) else None
+        masked = mask_digits(text)
+        keep = decided.get(masked)
+        if keep is None:
+            keep = literals.any(text) or any(m in text for m in REWRITE_MARKERS)
+            if literals.masks_safely(text):
+                if len(decided) >= RECIPE_ENTRIES:
+                    decided.clear()
+                decided[masked] = keep
+        return (text, masked) if keep else None
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
@@ -194,23 +226,31 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
-            stripped = None
+            stripped = masked = None
             if self.literals is not None:
-                stripped = self._may_match(raw)
-                if stripped is None:
+                kept = self._may_match(raw)
+                if kept is None:
                     continue
+                stripped, masked = kept
             follow = b""
             if hi == le and hi - lo >= WRAP_MIN and count_lines:
                 follow_end = min(end, le + 1 + FOLLOW_BYTES)
                 follow = bytes(buf[le + 1 : follow_end])
                 if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
-                    self._waiting.append([line_no, raw, prefix, follow, False, stripped])
+                    self._waiting.append([line_no, raw, prefix, follow, False, stripped, masked])
                     continue
             if self._waiting:
-                self._waiting.append([line_no, raw, prefix, follow, True, stripped])
+                self._waiting.append([line_no, raw, prefix, follow, True, stripped, masked])
                 continue
             yield normalize(
-                self.source, line_no, raw, prefix, self.recipes, stripped, follow.decode("utf-8", "replace")
+                self.source,
+                line_no,
+                raw,
+                prefix,
+                self.recipes,
+                stripped,
+                follow.decode("utf-8", "replace"),
+                masked,
             )
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)

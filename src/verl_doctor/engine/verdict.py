@@ -31,6 +31,7 @@ from verl_doctor.engine.line_kinds import (
     is_echo,
 )
 from verl_doctor.engine.line_kinds import envelope as parse_envelope
+from verl_doctor.engine.normalize import mask_digits
 from verl_doctor.engine.prefilter import LineSearcher
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
@@ -47,12 +48,6 @@ MEMO_ENTRIES = 4096  # verdicts kept (first in, first out)
 MEMO_CHARS = 4 * 1024 * 1024  # and at most this many characters of keys
 MEMO_MAX_TEXT = 2048  # longer texts are classified afresh each time
 PLAN_ENTRIES = 1024  # sets of literals remembered with what they ask for
-_DIGITS_TO_ZERO = bytes.maketrans(b"123456789", b"000000000")
-
-
-def mask_digits(text: str) -> bytes:
-    """The text with every ASCII digit made `0`: the key shared by texts alike but for digits."""
-    return text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)
 
 
 def search(rule: Rule, pattern: Any, text: str, line: Any, on_timeout: OnTimeout) -> Any:
@@ -138,7 +133,6 @@ class Classifier:
         self.switched_off: set[str] = set()
         self.on_spent: Callable[[Rule, float], None] | None = None
         self._plans: dict[tuple[int, ...], Plan] = {}
-        self._digit_literals: LineSearcher | None = None  # built when first needed
 
     def _run(self, rule: Rule, pattern: Any, text: str, line: Any, verdict: Verdict) -> Any:
         if rule.id in self.switched_off:
@@ -184,16 +178,6 @@ class Classifier:
         ordered = [(rules[ri], sorted(idx)) for ri, idx in sigs.items()]
         return frozenset(kinds), ordered, clues, frozenset(facts)
 
-    def literals_mask_safely(self, text: str) -> bool:
-        """True when every text alike but for its digits holds the same literals as `text`."""
-        if self._digit_literals is None:
-            # Literals with a digit, digits masked: when none occurs in a masked text, every
-            # text with that mask holds the same literals.
-            self._digit_literals = LineSearcher(
-                [mask_digits(lit).decode() for lit in self.catalog.literals if _DIGIT.search(lit)]
-            )
-        return not self._digit_literals.any(mask_digits(text).decode())
-
     def classify(self, text: str, is_config: bool, line: Any) -> Verdict | None:
         """The verdict for `text`, or None when no literal occurs in it."""
         present = self.searcher.present(text)
@@ -207,7 +191,7 @@ class Classifier:
                 self._plans.clear()
             plan = self._plans[key] = self._plan(present)
         v.kinds, sigs, v.clues, v.facts = plan
-        v.digit_safe = self.literals_mask_safely(text)
+        v.digit_safe = self.searcher.masks_safely(text)
         if is_config:
             return v  # a config dump is context only: nothing else is asked of it
         kinds = v.kinds
@@ -303,7 +287,7 @@ class VerdictMemo:
         if self.classifier.timeouts != timeouts:
             return v  # a regex gave up on this text: do not remember a verdict it may not have reached
         self._make_room(len(text))
-        if v is None and self.classifier.literals_mask_safely(text):
+        if v is None and self.classifier.searcher.masks_safely(text):
             self._masked[masked] = v
         elif v is not None and v.digit_safe:
             v.shared = True
