@@ -13,8 +13,9 @@ sys.path.insert(0, str(Path(__file__).with_name("fixtures") / "env"))
 
 import fakes  # noqa: E402
 
-from verl_doctor.env import probe  # noqa: E402
+from verl_doctor.env import collect, probe  # noqa: E402
 from verl_doctor.env.model import EnvReport  # noqa: E402
+from verl_doctor.env.ports import PortState  # noqa: E402
 
 
 @pytest.fixture
@@ -29,6 +30,8 @@ def machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
     monkeypatch.delenv("CUDA_VISIBLE_DEVICES", raising=False)
     monkeypatch.chdir(work)
+    # The fake box has no Ray running, whatever this machine's own ports hold.
+    monkeypatch.setattr(collect, "check_port", lambda port, timeout=5.0: PortState(port, False, ""))
     return site, bin_dir
 
 

@@ -950,6 +950,14 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__post_init__",
             "CFG010",
         ),
+        # a registry refusing a name and listing the names it has
+        (
+            "ValueError: Unknown platform 'npu'. Registered: ('nvidia', 'huawei', 'amd'). "
+            "Use @PlatformRegistry.register() to add a new platform.",
+            "/opt/verl/verl/plugin/platform/platform_manager.py",
+            "_create_platform",
+            "CFG014",
+        ),
     ],
 )
 def test_the_words_of_a_refusal_choose_between_the_codes(last: str, path: str, func: str, code: str) -> None:
@@ -1040,3 +1048,24 @@ def test_an_import_error_saying_a_module_is_not_available_names_it() -> None:
     assert found is not None and (found.code, found.groups["module"]) == ("ENV009", "msprobe")
     # the same words raised as a ValueError are not about an import
     assert classify("Cuda is not available.", "ValueError") is None
+
+
+def test_a_guess_from_frames_yields_to_the_exception_that_explains_the_traceback() -> None:
+    """An import error's Ray envelope and the rollout's frames alone would suggest an engine of
+    another version; the traceback's own exception (a package not installed) explains it, so
+    the guess is noise."""
+    text = (
+        "ray.exceptions.RayTaskError(ImportError): ray::WorkerDict.actor_rollout_init_model() "
+        "(pid=22741, ip=10.10.1.4, actor_id=7f30e2d8, repr=<verl.single_controller.ray.base.WorkerDict object>)\n"
+        '  File "/root/verl/verl/workers/fsdp_workers.py", line 558, in init_model\n'
+        "    self.rollout, self.rollout_sharding_manager = self._build_rollout()\n"
+        '  File "/root/verl/verl/workers/fsdp_workers.py", line 431, in _build_rollout\n'
+        "    rollout = vllm_rollout_cls(model_path=local_path, config=self.config.rollout)\n"
+        '  File "/root/verl/verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py", line 149, in __init__\n'
+        "    self.inference_engine = LLM(\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/vllm/model_executor/model_loader/loader.py", '
+        "line 913, in _get_quantized_weights_iterator\n"
+        "    import bitsandbytes\n"
+        "ModuleNotFoundError: No module named 'bitsandbytes'\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV009"]

@@ -87,3 +87,50 @@ def test_the_next_runs_lines_do_not_lend_their_options_to_a_paste_that_ended() -
     # the same key named on the exception's own line is what the check was about
     named = paste.replace("cannot be concatenated", "num_cpus cannot be concatenated")
     assert [f.rule for f in diagnose_text(earlier + named + after, _CATALOG).findings] == ["CFG014"]
+
+
+_FRAME_LINE = (
+    '(TaskRunner pid=3012)   File "/usr/local/lib/python3.10/dist-packages/verl/utils/dataset/'
+    'multiturn_sft_dataset.py", line 60, in __init__'
+)
+
+
+@pytest.mark.parametrize(
+    "cut",
+    [
+        _FRAME_LINE.index("dist-packages") + 4,  # inside the path
+        _FRAME_LINE.index(", line") + 6,  # `..., line` / `60, in __init__`
+        _FRAME_LINE.index(" in __init__") + 5,  # `in __` / `init__`
+        len(_FRAME_LINE) - 3,
+    ],
+)
+def test_frames_a_terminal_wrapped_still_name_the_raising_code_and_its_statement(cut: int) -> None:
+    """A wrap inside `File "...", line N, in f` leaves the frame on two lines; the frame, and the
+    source line after it, are read whole."""
+    text = (
+        "(TaskRunner pid=3012) Traceback (most recent call last):\n"
+        + _FRAME_LINE[:cut]
+        + "\n"
+        + _FRAME_LINE[cut:]
+        + "\n"
+        + '(TaskRunner pid=3012)     assert self.truncation in ["error", "left", "right"]\n'
+        + "(TaskRunner pid=3012) AssertionError\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    assert "data.truncation" in report.findings[0].basis
+
+
+def test_a_progress_bar_under_the_same_prefix_does_not_continue_a_message() -> None:
+    """Ray prefixes every line of a worker; a tqdm bar printed right after an exception is a
+    record of its own, and its words (`prompts longer than`) say nothing about the error."""
+    text = (
+        "(TaskRunner pid=21544) Traceback (most recent call last):\n"
+        '(TaskRunner pid=21544)   File "/workspace/verl/verl/utils/dataset/rl_dataset.py", line 130, in __init__\n'
+        '(TaskRunner pid=21544)     raise ValueError(f"Invalid truncation {self.truncation} for data.truncation")\n'
+        "(TaskRunner pid=21544) ValueError: Invalid truncation middle for data.truncation, use one of error, left, "
+        "right\n"
+        "(TaskRunner pid=21544) Filtering prompts longer than 2048 tokens (num_proc=8):  14%|█▍        | "
+        "7923/56112 [00:02<00:12, 3871.55 examples/s]\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG014"]

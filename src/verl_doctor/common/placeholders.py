@@ -1,13 +1,15 @@
-"""Filling `{name}`, `{name|fallback}` and `{?name:text}` placeholders in causes and fix steps from the named
-groups a rule's signatures and facts captured (the key the user misspelt, the GPUs requested)."""
+"""Filling `{name}`, `{name|fallback}`, `{?name:text}` and `{!name:text}` placeholders in causes
+and fix steps from the named groups a rule's signatures and facts captured (the key the user
+misspelt, the GPUs requested)."""
 
 from __future__ import annotations
 
 import re
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
-# `{?name:text}` shows `text` (which may use `{name}`) only when `name` is known.
-_CONDITIONAL = re.compile(r"\{\?(\w+):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
+# `{?name:text}` shows `text` (which may use `{name}`) only when `name` is known; `{!name:text}`
+# only when it is not (the general reading a specific one replaces).
+_CONDITIONAL = re.compile(r"\{([?!])(\w+):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
 
 
 def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = False) -> str:
@@ -24,5 +26,7 @@ def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = Fa
 
     if "{" not in text:
         return text
-    text = _CONDITIONAL.sub(lambda m: m.group(2) if values.get(m.group(1)) is not None else "", text)
+    text = _CONDITIONAL.sub(
+        lambda m: m.group(3) if (values.get(m.group(2)) is not None) == (m.group(1) == "?") else "", text
+    )
     return _PLACEHOLDER.sub(sub, text)

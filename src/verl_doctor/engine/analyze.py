@@ -24,7 +24,7 @@ from verl_doctor.catalog.rule import Rule
 from verl_doctor.common.records import field, record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
-from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase
+from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase, frame_match
 from verl_doctor.engine.normalize import Line, Worker, strip_ansi
 from verl_doctor.engine.prefilter import LineSearcher
 from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
@@ -60,6 +60,12 @@ _NEW_RECORD = re.compile(
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`.
 _PREFIX = re.compile(r"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?)+")
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
+# A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
+_PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
+# A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
+# and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
+_CUT_FRAME = re.compile(r'File "[^"]*(?:"(?:, ?(?:line(?: \d+(?:, ?(?:in(?: [\w<>.]*)?)?)?)?|l\w*)?)?)?$')
+_NAME_GOES_ON = re.compile(r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)")
 # Hydra's wrapper around an error raised while building a verl config class, and the error itself
 # on the line after it: `ValueError('...')`.
 _HYDRA_TARGET = re.compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
@@ -189,6 +195,13 @@ class Analyzer:
         if line.is_config:
             return []
         fr = verdict.frame_of(text)
+        follow = line.follow
+        if follow and (
+            _CUT_FRAME.search(text)
+            if fr is None
+            else len(line.raw) >= WRAPPED_WIDTH and _NAME_GOES_ON.match(follow) is not None
+        ):
+            fr, follow = self._wrapped_frame(line, fr)
         if fr is not None:
             if fr.is_verl:
                 self._frames_of(line.worker).append((line.number, fr))
@@ -199,7 +212,7 @@ class Analyzer:
             # built the config class (vLLM's arg_utils) stays the innermost one.
             if "/pydantic" not in fr.path:
                 self._innermost[line.worker.key()] = (line.number, fr)
-                self._frame_follow[line.worker.key()] = line.follow
+                self._frame_follow[line.worker.key()] = follow
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
@@ -243,6 +256,20 @@ class Analyzer:
             self._config_class_refused(line)
         return new
 
+    def _wrapped_frame(self, line: Line, fr: Frame | None) -> tuple[Frame | None, str]:
+        """The frame a terminal's hard wrap split over lines (`..., line` / `418, in load_model`),
+        joined mid-word (`in __` / `init__`) or at a space, and the lines after it (its source
+        line comes next); `fr` and the lines after it when no joined reading is a frame."""
+        pieces = self._continuation(line)
+        for k in range(1, len(pieces) + 1):
+            for sep in ("", " "):
+                joined = line.text + sep + sep.join(pieces[:k])
+                m = frame_match(joined)
+                if m is not None and m.end() == len(joined):
+                    rest = "\n".join(line.follow.split("\n")[k:])
+                    return Frame(m.group("path"), int(m.group("line")), m.group("func")), rest
+        return fr, line.follow
+
     def _echo(self, line: Line, inner: str | None) -> None:
         """Keep the first line of each distinct echo (a log repeats them on every rank and
         every retry): the report names a few, and memory stays flat however long the log."""
@@ -279,7 +306,7 @@ class Analyzer:
                     piece = piece[theirs.end() :]
             if _ELISION.match(piece):
                 continue
-            if not piece.strip() or _NEW_RECORD.match(piece):
+            if not piece.strip() or _NEW_RECORD.match(piece) or _PROGRESS_BAR.search(piece):
                 break
             pieces.append(piece.strip())
         return pieces

@@ -97,13 +97,13 @@ def report_parts(
     errors = findings
     weak = [f for f in errors if f.confidence == "low"]
     if weak and (
-        any(f.confidence == "high" and not f.symptom for f in errors)
+        any((f.confidence == "high" or f.basis.startswith("exception")) and not f.symptom for f in errors)
         or (a._unknown and not any(f.confidence == "medium" and not f.symptom for f in errors))
     ):
         # Low-confidence findings are guesses from traceback shape for when the decisive
         # message was cut off. Once a decisive message is in the log, known or not, a guess
-        # must not stand above it: a known one makes them noise, an unknown one keeps them
-        # only as a hint on it.
+        # must not stand above it: a known one (by its words or its exception's class) makes
+        # them noise, an unknown one keeps them only as a hint on it.
         findings = [f for f in findings if f.confidence != "low"]
     else:
         weak = []

@@ -488,7 +488,10 @@ _VALUE_SHOWN = re.compile(
     r"[;,.]\s*(?:but )?got:? [\[<'\"`]*[\w.-]+|"
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
-    r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*",
+    r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*|"
+    # a registry refusing a name and listing the ones it has: `Unknown platform 'npu'. Registered: (...)`
+    r"\b(?:unknown|unsupported|invalid|unrecogni[sz]ed) [a-z]+(?: [a-z]+)? ['\"`][\w.-]+['\"`][.,;:]? "
+    r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]",
     re.I,
 )
 # A feature or combination the library does not support, said in so many words.
@@ -510,7 +513,13 @@ _ABOUT_THE_MODEL = re.compile(
 )
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
 # another precision (`The model type gemma2 does not support float16`).
-_A_SETTING_NAMED = re.compile(r"\b(?:b?float16|float32|bf16|fp16|dtype)\b", re.I)
+_A_SETTING_NAMED = re.compile(
+    r"\b(?:b?float16|float32|bf16|fp16|dtype)\b|"
+    # an argument or flag named as such: the `quantization` argument, option `--tp`, --max-num-seqs
+    r"`[\w.-]+`(?: \w+)? (?:argument|option|parameter|flag|setting)\b|"
+    r"\b(?:argument|option|parameter|flag|setting) `[\w.-]+`|(?<![\w-])--[a-z][a-z0-9]*-[\w-]+",
+    re.I,
+)
 # A sample's content (chat roles, token ids, what a reward function or tool returned), or how
 # code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
 _ABOUT_DATA_OR_CODE = re.compile(

@@ -8,6 +8,7 @@ catalog (which compiles them with the rules' own).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from verl_doctor.common.records import record
 
@@ -86,6 +87,7 @@ _PACKAGE_DIRS = ("site-packages", "dist-packages")
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
 
 
+@lru_cache(maxsize=4096)  # a traceback names the same few files on every rank and retry
 def is_verl_path(path: str) -> bool:
     """True for a file of verl's own code: under site-packages, the installed package is the
     folder right after the last site-packages (so `envs/verl/.../site-packages/omegaconf` is
