@@ -1069,3 +1069,30 @@ def test_a_guess_from_frames_yields_to_the_exception_that_explains_the_traceback
         "ModuleNotFoundError: No module named 'bitsandbytes'\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV009"]
+
+
+def test_a_model_path_the_merger_was_given_is_the_merge_that_failed() -> None:
+    """The merger pointed at a folder that is not a Hugging Face model (actor/huggingface instead
+    of actor/): the model-path error is how the merge failed, so the merger's finding stands alone."""
+    site = "/opt/venv/lib/python3.11/site-packages"
+    path = "checkpoints/demo/run1/global_step_8/actor/huggingface/huggingface"
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "{site}/huggingface_hub/utils/_validators.py", line 133, in validate_repo_id\n'
+        "    raise HFValidationError(\n"
+        "huggingface_hub.errors.HFValidationError: Repo id must be in the form 'repo_name' or "
+        f"'namespace/repo_name': '{path}'. Use `repo_type` argument if needed.\n"
+        "\n"
+        "During handling of the above exception, another exception occurred:\n"
+        "\n"
+        "Traceback (most recent call last):\n"
+        f'  File "{site}/verl/model_merger/__main__.py", line 60, in main\n'
+        "    merger = FSDPModelMerger(config)\n"
+        f'  File "{site}/verl/model_merger/base_model_merger.py", line 202, in __init__\n'
+        "    self.model_config = AutoConfig.from_pretrained(\n"
+        f'  File "{site}/transformers/utils/hub.py", line 488, in cached_files\n'
+        '    raise OSError(f"{e}") from e\n'
+        f"OSError: Repo id must be in the form 'repo_name' or 'namespace/repo_name': '{path}'. "
+        "Use `repo_type` argument if needed.\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW011"]

@@ -103,6 +103,12 @@ class RuleSpec(_Strict):
         description="For warnings that precede a hang: a warning followed by at most this many "
         "lines of log is reported as the error (the run stopped making progress after it).",
     )
+    absorbs: list[Annotated[str, Field(pattern=r"^[A-Z]{2,6}\d{3}$")]] = Field(
+        default_factory=list,
+        description="Codes whose finding this rule's takes the place of when both come from one "
+        "traceback and this one is as sure: what failed (the checkpoint merger) explains how (a "
+        "model path it was given that is not a model folder).",
+    )
     exclude: list[str] = Field(default_factory=list, description="Regexes that veto a line.")
     literals: list[str] = Field(
         default_factory=list,

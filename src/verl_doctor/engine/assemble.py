@@ -10,7 +10,7 @@ from verl_doctor.catalog.rule import Rule, pick
 from verl_doctor.common.placeholders import fill_placeholders
 from verl_doctor.common.records import replace
 from verl_doctor.common.versions import satisfies
-from verl_doctor.engine.analyze import _CONF_RANK, _CONFIG_CHECK_TYPES, Analyzer, _Unknown
+from verl_doctor.engine.analyze import _CONF_RANK, _CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Analyzer, _Unknown
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import describe_phase, envelope
 from verl_doctor.engine.normalize import Worker
@@ -92,6 +92,7 @@ def report_parts(
     findings = [
         f for f in findings if not (f.basis.startswith("exception") and (f.source, f.first_line) in explained)
     ]
+    findings = _without_absorbed(a, findings)
     promoted = _promoted_warnings(a, warnings, findings, line_totals or {})
     warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
     errors = findings
@@ -130,6 +131,26 @@ def report_parts(
     if not findings and not unrecognized:
         unrecognized = _echo_entries(a, Unrecognized)
     return sorted(findings + promoted, key=rank), warnings, unrecognized, context
+
+
+def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
+    """Findings a rule that `absorbs` their code replaces: both from one traceback (within
+    FRAME_LOOKBACK lines of one source), the absorbed one no surer."""
+    rules = {s.rule.id: s.rule for s in a.states.values()}
+    absorbing = [f for f in findings if rules[f.rule].absorbs]
+    if not absorbing:
+        return findings
+
+    def absorbed(g: Any) -> bool:
+        return any(
+            g.rule in rules[f.rule].absorbs
+            and g.source == f.source
+            and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK
+            and _CONF_RANK[g.confidence] >= _CONF_RANK[f.confidence]
+            for f in absorbing
+        )
+
+    return [g for g in findings if not absorbed(g)]
 
 
 def _promoted_warnings(
