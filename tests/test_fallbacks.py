@@ -950,6 +950,34 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__post_init__",
             "CFG010",
         ),
+        # the value the check got, shown after it: a path, or `but gets X`
+        (
+            "AssertionError: Make sure the last char in src is not / because it will cause error. "
+            "Got /mnt/models/Qwen2.5-3B/",
+            "/opt/verl/verl/utils/fs.py",
+            "copy_local_path_from_hdfs",
+            "CFG014",
+        ),
+        (
+            "ValueError: level only supports level0, 1, 2, and level_none, but gets Level1",
+            "/opt/verl/verl/utils/profiler/mstx_profile.py",
+            "get_npu_profiler",
+            "CFG014",
+        ),
+        # what an option's value must hold, or holds and may not: a refused value, not a missing one
+        (
+            "AssertionError: resume_from_path must specify the global_steps",
+            "/opt/verl/verl/trainer/fsdp_sft_trainer.py",
+            "_determine_resume_path",
+            "CFG014",
+        ),
+        (
+            "ValueError: `load_contents` contains 'hf_model' but `bridge` is None. "
+            "Pass `bridge=...` or remove 'hf_model' from `load_contents`.",
+            "/opt/verl/verl/utils/checkpoint/megatron_checkpoint_manager.py",
+            "__init__",
+            "CFG014",
+        ),
         # a registry refusing a name and listing the names it has
         (
             "ValueError: Unknown platform 'npu'. Registered: ('nvidia', 'huawei', 'amd'). "
@@ -1096,3 +1124,26 @@ def test_a_model_path_the_merger_was_given_is_the_merge_that_failed() -> None:
         "Use `repo_type` argument if needed.\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW011"]
+
+
+def test_a_guess_from_an_exceptions_class_yields_to_a_known_message_of_the_same_traceback() -> None:
+    """transformers refuses the model class; verl catches that and raises its own message, which
+    a rule knows: the guess from the first exception's class is not a second answer."""
+    text = (
+        "(TaskRunner pid=3771) Traceback (most recent call last):\n"
+        '(TaskRunner pid=3771)   File "/usr/local/lib/python3.10/dist-packages/transformers/models/auto/'
+        'auto_factory.py", line 567, in from_pretrained\n'
+        "(TaskRunner pid=3771)     raise ValueError(\n"
+        "(TaskRunner pid=3771) ValueError: Unrecognized configuration class <class 'transformers_modules.m."
+        "configuration_internlm2.InternLM2Config'> for this kind of AutoModel: AutoModelForTokenClassification.\n"
+        "(TaskRunner pid=3771) \n"
+        "(TaskRunner pid=3771) The above exception was the direct cause of the following exception:\n"
+        "(TaskRunner pid=3771) \n"
+        "(TaskRunner pid=3771) Traceback (most recent call last):\n"
+        '(TaskRunner pid=3771)   File "/opt/verl/verl/utils/model.py", line 517, in load_valuehead_model\n'
+        '(TaskRunner pid=3771)     raise RuntimeError(f"model({local_path}) is not a value head model, '
+        'please install trl to make it valid") from e\n'
+        "(TaskRunner pid=3771) RuntimeError: model(/models/internlm2_5-7b-chat) is not a value head model, "
+        "please install trl to make it valid\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV009"]

@@ -85,13 +85,20 @@ def report_parts(
     findings.sort(key=rank)
     warnings = [f for f in findings if f.severity == "warning"]
     findings = [f for f in findings if f.severity != "warning"]
-    # An answer from the exception's class alone yields to a rule that explains the same line.
+    # An answer from the exception's class alone yields to a rule that explains the same line,
+    # or that is sure of its message in the same traceback (the exception a chained one wraps).
     explained = {
         (e.source, e.line) for f in findings if not f.basis.startswith("exception") for e in f.evidence
     }
-    findings = [
-        f for f in findings if not (f.basis.startswith("exception") and (f.source, f.first_line) in explained)
-    ]
+    sure = [f for f in findings if f.confidence == "high" and not f.symptom and f.basis == "message"]
+
+    def by_class_only(f: Finding) -> bool:
+        return f.basis.startswith("exception") and (
+            (f.source, f.first_line) in explained
+            or any(g.source == f.source and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK for g in sure)
+        )
+
+    findings = [f for f in findings if not by_class_only(f)]
     findings = _without_absorbed(a, findings)
     promoted = _promoted_warnings(a, warnings, findings, line_totals or {})
     warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]

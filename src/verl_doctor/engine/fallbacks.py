@@ -485,7 +485,7 @@ _OPTION_TOKEN = re.compile(
 # A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
-    r"[;,.]\s*(?:but )?got:? [\[<'\"`]*[\w.-]+|"
+    r"[;,.]\s*(?:but )?(?:got|gets|received):? [\[<'\"`]*[\w./~-]+|"
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*|"
@@ -569,7 +569,14 @@ _ON_THIS_GPU = re.compile(
 )
 # A value the check received (`Received '0.5_2.0'`, `got 3`): it refused what was given, even in
 # words that ask for something (`must provide a single upper bound`); `got None` is still missing.
-_RECEIVED = re.compile(r"\b(?:received|got):? (?:[\[<'\"`]+(?!None\b)[\w.-]|-?\d)", re.I)
+_RECEIVED = re.compile(
+    r"\b(?:received|got|gets):? (?:[\[<'\"`]+(?!None\b)[\w.-]|-?\d)|"
+    # `load_contents` contains 'hf_model' but ...: the value it holds is what the check refuses
+    r"\bcontains ['\"`][^'\"`]{1,80}['\"`],? but\b|"
+    # `resume_from_path must specify the global_steps`: what an option's value must hold
+    r"\b[a-z]+_[a-z_]+`? must (?:specify|include|contain)\b",
+    re.I,
+)
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
@@ -605,6 +612,7 @@ _REFUSED = re.compile(
     r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
     r"\bcannot override\b|\bout[- ]of[- ](?:vocab(?:ulary)?|range|bounds)\b|\bmust (?:equal|match)\b|"
     r"\bcannot contain\b|\bprovided but without\b|\bexpect(?:ed|s)? `?\w+`? to be\b|"
+    r"\bmake sure (?:that )?(?:[\w.`'-]+ ){1,6}(?:is|are|has|have|does|do)\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
     re.I,
