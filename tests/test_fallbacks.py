@@ -978,6 +978,19 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__init__",
             "CFG014",
         ),
+        # torchrun's launcher and rendezvous read the run's settings (endpoint, MASTER_PORT)
+        (
+            "ValueError: port must have value from 0 to 65535 but was 70412.",
+            "/usr/local/lib/python3.10/dist-packages/torch/distributed/rendezvous.py",
+            "_create_c10d_store",
+            "CFG014",
+        ),
+        (
+            "ValueError: Port is absent in endpoint: gpu-a-001. Try launching with --master-port",
+            "/usr/local/lib/python3.10/dist-packages/torch/distributed/elastic/rendezvous/static_tcp_rendezvous.py",
+            "create_rdzv_handler",
+            "CFG011",
+        ),
         # a registry refusing a name and listing the names it has
         (
             "ValueError: Unknown platform 'npu'. Registered: ('nvidia', 'huawei', 'amd'). "
@@ -1147,3 +1160,15 @@ def test_a_guess_from_an_exceptions_class_yields_to_a_known_message_of_the_same_
         "please install trl to make it valid\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV009"]
+
+
+def test_torch_code_other_than_its_launcher_does_not_check_settings() -> None:
+    text = _tb(
+        "ValueError: Expected input batch_size (4) to match target batch_size (8).",
+        path="/usr/local/lib/python3.10/dist-packages/torch/nn/functional.py",
+        func="cross_entropy",
+        statement="raise ValueError(msg)",
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert not report.findings
+    assert [u.exception for u in report.unrecognized] == ["ValueError"]

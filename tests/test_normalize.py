@@ -67,6 +67,32 @@ from verl_doctor.engine.normalize import normalize
         # a traceback quoted in Markdown (an issue, a chat)
         ("> ValueError: bad value", "ValueError: bad value", None, None, None, None),
         ("> (WorkerDict pid=7) msg", "msg", "WorkerDict", 7, None, None),
+        # srun --label's task number, a launcher's node label
+        (
+            "0: ValueError: port must have value from 0 to 65535 but was 70412.",
+            "ValueError: port must have value from 0 to 65535 but was 70412.",
+            None,
+            None,
+            None,
+            None,
+        ),
+        (
+            '12:   File "/opt/verl/verl/utils/distributed.py", line 26, in f',
+            'File "/opt/verl/verl/utils/distributed.py", line 26, in f',
+            None,
+            None,
+            None,
+            None,
+        ),
+        (
+            "[node-0] ValueError: Port is absent in endpoint: gpu-a-001.",
+            "ValueError: Port is absent in endpoint: gpu-a-001.",
+            None,
+            None,
+            None,
+            None,
+        ),
+        ("[gpu-a-001] [rank3]: msg", "msg", None, None, None, 3),
         (
             "(base) user@node:~$ python -c 'import verl'",
             "user@node:~$ python -c 'import verl'",

@@ -454,10 +454,15 @@ _CONFIG_KEY = re.compile(
     r"rollout|actor|ref|model|optim)\.[a-z_][\w.]*[a-z_]"
 )
 # Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
-# rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments).
+# rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
+# torch's launcher (torchrun's arguments and the MASTER_ADDR/MASTER_PORT it reads).
 STACK_PACKAGES = frozenset(
-    ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray")
+    ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray", "torch")
 )
+# Of torch's code, only the launcher and rendezvous read a run's settings.
+_TORCH_LAUNCHER = re.compile(r"/torch/distributed/(?:elastic/|run\.py$|launcher/|rendezvous\.py$)")
+# Packages whose settings-checking code is all of the code a check is accepted from.
+_SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 # Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
 _RAY_CHECKS_SETTINGS = re.compile(
@@ -474,6 +479,8 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
         return bool(_RAY_CHECKS_SETTINGS.search(path + ":" + func))
     if package == "transformers":
         return "/transformers/generation/" not in path
+    if package == "torch":
+        return bool(_TORCH_LAUNCHER.search(path))
     return True
 
 
@@ -485,7 +492,7 @@ _OPTION_TOKEN = re.compile(
 # A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
 _VALUE_SHOWN = re.compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
-    r"[;,.]\s*(?:but )?(?:got|gets|received):? [\[<'\"`]*[\w./~-]+|"
+    r"[;,.]\s*(?:but )?(?:got|gets|received):? [\[<'\"`]*[\w./~-]+|\bbut (?:was|is) [\[<'\"`]*-?\w|"
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*|"
@@ -551,7 +558,7 @@ _MISSING = re.compile(
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
     r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
     r"please (?:set|specify|provide) at least one of|must (?:set|specify|provide)|is not set|"
-    r"(?:is|are) missing|"
+    r"(?:is|are) (?:missing|absent)\b|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
     r"cannot be None|\bwas provided without\b|"
@@ -601,7 +608,7 @@ _COMPARED = re.compile(
 _REFUSED = re.compile(
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
-    r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement)|"
+    r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
     r"can only (?:be|have|contain|take)\b|only supports?\b|only support(?:ed)?\b|"
     r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
     r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
@@ -721,9 +728,11 @@ def config_check(
         else:
             names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
             # In a library's own settings code (server_args.py, a config's __post_init__, a
-            # check_* function, the part of Ray that checks what ray_init passes) a refusal is
-            # about a setting even when it names none the way code would.
-            in_settings_code = bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func)) or package == "ray"
+            # check_* function, the part of Ray that checks what ray_init passes, torchrun's
+            # launcher) a refusal is about a setting even when it names none the way code would.
+            in_settings_code = (
+                bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func)) or package in _SETTINGS_CODE_ONLY
+            )
             if not (
                 names_one
                 or parallel_sizes

@@ -38,6 +38,8 @@ _PREFIXES = re.compile(
         \ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
     | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
     | (?P<quote>>{1,3}\ )  # a Markdown quote: a traceback pasted into an issue or a chat
+    | (?P<srun>\d{1,5}:\ )  # `srun --label`: the task number
+    | (?P<node>\[[A-Za-z][\w.-]{0,60}\d\]\ (?=\S))  # a launcher's node label: `[node-0] `
     """,
     re.VERBOSE,
 )
