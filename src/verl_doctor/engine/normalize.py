@@ -104,6 +104,9 @@ def strip_ansi(text: str) -> str:
     return text
 
 
+ASCII_DIGIT = re.compile("[0-9]")  # what mask_digits masks
+
+
 def mask_digits(text: str) -> bytes:
     """The text with every ASCII digit made `0`: the key shared by texts alike but for digits."""
     return text.encode("utf-8", "surrogatepass").translate(_DIGITS_TO_ZERO)

@@ -123,13 +123,13 @@ class LineSearcher:
 
     def masks_safely(self, text: str) -> bool:
         """True when every text alike but for its digits holds the same literals as `text`."""
-        from verl_doctor.engine.normalize import mask_digits
+        from verl_doctor.engine.normalize import ASCII_DIGIT, mask_digits
 
         if self._digit_literals is None:
             # Literals with a digit, digits masked: when none occurs in a masked text, every
             # text with that mask holds the same literals.
             self._digit_literals = LineSearcher(
-                [mask_digits(lit).decode() for lit in self.literals if any("0" <= c <= "9" for c in lit)]
+                [mask_digits(lit).decode() for lit in self.literals if ASCII_DIGIT.search(lit)]
             )
         return not self._digit_literals.any(mask_digits(text).decode())
 

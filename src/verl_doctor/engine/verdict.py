@@ -31,7 +31,7 @@ from verl_doctor.engine.line_kinds import (
     is_echo,
 )
 from verl_doctor.engine.line_kinds import envelope as parse_envelope
-from verl_doctor.engine.normalize import mask_digits
+from verl_doctor.engine.normalize import ASCII_DIGIT, mask_digits
 from verl_doctor.engine.prefilter import LineSearcher
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
@@ -310,7 +310,6 @@ class VerdictMemo:
 _MISSING = Verdict()  # what a memo lookup returns for a text it does not hold
 
 
-_DIGIT = re.compile("[0-9]")
 
 
 def digit_blind(source: str, flags: int = 0) -> bool:
@@ -393,6 +392,6 @@ def _classify_patterns_blind() -> bool:
     if not _classify_blind:
         _classify_blind.append(
             all(digit_blind(p.pattern, p.flags) for p in PATTERNS)
-            and not any(_DIGIT.search(t) for t in WRAPPER_TYPES)
+            and not any(ASCII_DIGIT.search(t) for t in WRAPPER_TYPES)
         )
     return _classify_blind[0]
