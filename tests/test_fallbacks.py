@@ -991,6 +991,13 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "create_rdzv_handler",
             "CFG011",
         ),
+        # a bare `raise Exception(...)` refusing what a setting asks for
+        (
+            "Exception: No corresponding LoRA layer supported for <class 'sglang.srt.models.deepseek_v2.MoEGate'>.",
+            "/usr/local/lib/python3.12/dist-packages/sglang/srt/lora/layers.py",
+            "get_lora_layer",
+            "CFG014",
+        ),
         # a registry refusing a name and listing the names it has
         (
             "ValueError: Unknown platform 'npu'. Registered: ('nvidia', 'huawei', 'amd'). "

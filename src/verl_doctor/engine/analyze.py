@@ -102,6 +102,7 @@ _CONFIG_CHECK_TYPES = {
     "KeyError",
     "NotImplementedError",
     "RuntimeError",
+    "Exception",  # `raise Exception(...)`: research code and engines refuse settings with it too
 }
 
 

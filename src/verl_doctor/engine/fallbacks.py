@@ -506,6 +506,7 @@ _UNSUPPORTED = re.compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdoes(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
     r"\bnot compatible with\b|\bonly supports?\b|\bsupports? only\b|"
+    r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
     r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b",
     re.I,
 )

@@ -14,7 +14,8 @@ from verl_doctor.common.records import record
 
 _EXCEPTION = re.compile(
     r"^(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
-    r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|KeyboardInterrupt|SystemExit|StopIteration)"
+    r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|Exception|KeyboardInterrupt|SystemExit|"
+    r"StopIteration)"
     r"(?:\((?P<inner>[\w.]+)\))?(?P<rest>:.*|\s*$)"
 )
 _ENVELOPE = re.compile(

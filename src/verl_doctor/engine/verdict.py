@@ -310,8 +310,6 @@ class VerdictMemo:
 _MISSING = Verdict()  # what a memo lookup returns for a text it does not hold
 
 
-
-
 def digit_blind(source: str, flags: int = 0) -> bool:
     """True when the pattern cannot tell one ASCII digit from another: every literal, class
     and category it tests either takes all ten digits or none, and it has no back-references.
