@@ -112,8 +112,8 @@ class RuleSpec(_Strict):
     absorbs: list[Annotated[str, Field(pattern=r"^[A-Z]{2,6}\d{3}$")]] = Field(
         default_factory=list,
         description="Codes whose finding this rule's takes the place of when both come from one "
-        "traceback and this one is as sure: what failed (the checkpoint merger) explains how (a "
-        "model path it was given that is not a model folder).",
+        "stretch of log: what failed (the checkpoint merger, a connect to a cluster) explains the "
+        "message it failed with (a model path that is not a model folder, an unreachable GCS).",
     )
     exclude: list[str] = Field(default_factory=list, description="Regexes that veto a line.")
     literals: list[str] = Field(

@@ -141,8 +141,9 @@ def report_parts(
 
 
 def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
-    """Findings a rule that `absorbs` their code replaces: both from one traceback (within
-    FRAME_LOOKBACK lines of one source), the absorbed one no surer."""
+    """Findings a rule that `absorbs` their code replaces: both from one stretch of log (within
+    FRAME_LOOKBACK lines of one source). The absorbing rule says what failed around the absorbed
+    message (the merger, a connect that never reached its cluster), however sure that message is."""
     rules = {s.rule.id: s.rule for s in a.states.values()}
     absorbing = [f for f in findings if rules[f.rule].absorbs]
     if not absorbing:
@@ -153,7 +154,6 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
             g.rule in rules[f.rule].absorbs
             and g.source == f.source
             and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK
-            and _CONF_RANK[g.confidence] >= _CONF_RANK[f.confidence]
             for f in absorbing
         )
 
