@@ -78,7 +78,6 @@ class Rule:
     suggest: str | None = None
     severity: str = "error"  # or "warning": reported apart, does not fail the run by default
     echo: bool = False  # only says a process died or timed out: an unknown exception explains it
-    names_stage: bool = False  # an echo that still says which stage failed when the cause is unknown
     warning_from: int = -1  # signatures from this index on are warning-level messages
     fatal_at_end: int | None = None
     absorbs: tuple[str, ...] = ()  # codes whose finding in the same traceback this one replaces
@@ -98,7 +97,6 @@ class Rule:
             title=data["title"],
             symptom=bool(data.get("symptom", False)),
             echo=bool(data.get("echo", False)),
-            names_stage=bool(data.get("names_stage", False)),
             signatures=tuple(data["signatures"]) + tuple(data.get("warnings", ())),
             exclude=tuple(data.get("exclude", ())),
             literals=tuple(data.get("literals", ())),

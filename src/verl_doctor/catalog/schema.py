@@ -87,12 +87,6 @@ class RuleSpec(_Strict):
         "out (a Ray actor's death, an engine that failed to start): an exception no rule knows in "
         "the same log is then the reason, and leads the report.",
     )
-    names_stage: bool = Field(
-        default=False,
-        description="For an echo that says which stage failed (the rollout server's start, the "
-        "engine after it started): with an exception no rule knows behind it, the finding still "
-        "stands, and the exception is named beside it.",
-    )
     severity: Severity = Field(
         default="error",
         description="'warning' for messages printed before a failure (or by runs that go on): "

@@ -259,9 +259,8 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
     an `echo` only says a process died, did not start or timed out: after a failure a rule
     explains it adds nothing and goes; when every error is such an echo and an exception no rule
     knows is in the same source (before it, or after it: a Ray envelope and vLLM's "EngineCore
-    failed to start" are printed above the traceback), the echoes are named on that exception,
-    and only those that name the stage that failed stay. A bare exception (`EOFError`) is itself
-    an echo and leads nothing."""
+    failed to start" are printed above the traceback), that exception leads and the echoes are
+    named on it. A bare exception (`EOFError`) is itself an echo and leads nothing."""
     echoes = [f for f in errors if a.states[f.rule].rule.echo]
     if any(not f.symptom and f.confidence != "low" for f in errors):  # echoes are symptoms
         return [f for f in errors if f not in echoes], []
@@ -269,9 +268,7 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
         return errors, []
     sources = {u.line.source for u in a._unknown.values() if u.exc.message.strip()}
     if all(f.source in sources for f in errors):
-        # An echo that names the stage (the rollout server did not start) still answers what
-        # failed; the exception behind it is named beside it.
-        return [f for f in errors if a.states[f.rule].rule.names_stage], errors
+        return [], errors
     return errors, []
 
 
