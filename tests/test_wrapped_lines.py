@@ -134,3 +134,24 @@ def test_a_progress_bar_under_the_same_prefix_does_not_continue_a_message() -> N
         "7923/56112 [00:02<00:12, 3871.55 examples/s]\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG014"]
+
+
+def test_srun_labelled_lines_of_one_task_do_not_continue_another_tasks_message() -> None:
+    """`srun --label` puts `0: `, `1: ` before each task's lines; an exception's message is not
+    continued by its own task's blank line, nor by the next task's lines."""
+    text = (
+        "0: Traceback (most recent call last):\n"
+        '0:   File "/home/user/verl/verl/trainer/fsdp_sft_trainer.py", line 646, in _determine_resume_path\n'
+        "0:     assert os.path.exists(resume_from_path), (\n"
+        "0: AssertionError: resume_from_path must be null or an existing path when resume_mode is 'auto' "
+        "(the terminal was wide)\n"
+        "0: \n"
+        "0: Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.\n"
+        "1: Error executing job with overrides: ['trainer.resume_mode=auto']\n"
+        "1: Traceback (most recent call last):\n"
+        "1: AssertionError: resume_from_path must be null or an existing path when resume_mode is 'auto' "
+        "(the terminal was wide)\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    assert "trainer.resume_from_path" in report.findings[0].basis

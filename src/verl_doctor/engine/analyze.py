@@ -52,13 +52,17 @@ _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # What starts a new log record rather than continuing a wrapped one.
 _NEW_RECORD = re.compile(
-    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|Traceback |File \"|line \d+, in \w|During handling|"
+    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|\d{1,5}: |Traceback |File \"|line \d+, in \w|"
+    r"During handling|"
     r"The above exception|"
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )
-# A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`.
-_PREFIX = re.compile(r"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?)+")
+# A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
+# `[node-0] `.
+_PREFIX = re.compile(
+    r"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|\d{1,5}: |\[[A-Za-z][\w.-]{0,60}\d\] )+"
+)
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
