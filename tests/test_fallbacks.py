@@ -991,6 +991,35 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "create_rdzv_handler",
             "CFG011",
         ),
+        # a check that says its subject comes from the config; a backend refusing a feature
+        (
+            "ValueError: Apply Chat template from config is not supported yet.",
+            "/opt/verl/verl/trainer/fsdp_sft_trainer.py",
+            "__init__",
+            "CFG014",
+        ),
+        (
+            "ValueError: TensorRT-LLM backend does not support reward models currently.",
+            "/opt/verl/verl/experimental/reward_loop/reward_loop.py",
+            "compute_score_disrm",
+            "CFG014",
+        ),
+        # the option whose value is refused comes first; the parallel size is the circumstance
+        (
+            "ValueError: loss_agg_mode='seq-mean-token-mean' is incompatible with calculate_per_token_loss=True "
+            "(auto-enabled by Megatron-Bridge under CP>1).",
+            "/opt/verl/verl/workers/engine/megatron/transformer_impl.py",
+            "postprocess_micro_batch_func",
+            "CFG014",
+        ),
+        # a custom class that loaded but has the wrong base: a value refused, not a module not found
+        (
+            "TypeError: The custom datagen class 'ParaphraseGenerator' from '/workspace/augment/paraphrase_gen.py' "
+            "must inherit from <class 'verl.experimental.dynamic_dataset.dynamicgen_dataset.AbstractDataGenerator'>",
+            "/opt/verl/verl/experimental/dynamic_dataset/dynamicgen_dataset.py",
+            "__init__",
+            "CFG014",
+        ),
         # a bare `raise Exception(...)` refusing what a setting asks for
         (
             "Exception: No corresponding LoRA layer supported for <class 'sglang.srt.models.deepseek_v2.MoEGate'>.",

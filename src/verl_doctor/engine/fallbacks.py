@@ -496,6 +496,8 @@ _VALUE_SHOWN = re.compile(
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*|"
+    # a backend (a setting's choice) refusing a feature: `TensorRT-LLM backend does not support ...`
+    r"\bbackend (?:does not|doesn't|do not|cannot) support\b|"
     # a registry refusing a name and listing the ones it has: `Unknown platform 'npu'. Registered: (...)`
     r"\b(?:unknown|unsupported|invalid|unrecogni[sz]ed) [a-z]+(?: [a-z]+)? ['\"`][\w.-]+['\"`][.,;:]? "
     r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]",
@@ -644,6 +646,15 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
     return Fallback(code_, groups, basis)
 
 
+# A check that says its subject comes from the config (`Apply Chat template from config is not supported`).
+_FROM_CONFIG = re.compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
+_WRONG_BASE = re.compile(r"\bmust (?:inherit|subclass|be a subclass)\b|\bis not a subclass\b", re.I)
+# The option whose value a check refuses, shown first (`loss_agg_mode='seq-mean-token-mean' is
+# incompatible with ... under CP>1`): a parallel size it names is the circumstance, not the value.
+_OTHER_OPTION_VALUE = re.compile(
+    r"^(?:\w+: )?`?(?!\w*(?:parallel|_size|tp|pp|cp|ep|dp|sp)\b)[a-z]+_[a-z_]+`?\s?=\s?['\"`]?[\w.-]+['\"`]? "
+    r"(?:is|are) (?:incompatible|not supported|not compatible)"
+)
 _CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
 
 
@@ -724,6 +735,7 @@ def config_check(
                 or options_missing
                 or _VALUE_SHOWN.search(message)
                 or _CUSTOM_FILE.search(message)
+                or _FROM_CONFIG.search(message)
             ):
                 return None
         else:
@@ -743,7 +755,8 @@ def config_check(
             ):
                 return None
     custom_file = _CUSTOM_FILE.search(message)
-    if custom_file:
+    # A custom class that loaded but has the wrong base is a value refused, not a file not found.
+    if custom_file and not _WRONG_BASE.search(message):
         path_named = custom_file.group("path")
         return Fallback(
             "CFG008",
@@ -763,7 +776,7 @@ def config_check(
             code = "CFG004"
         else:
             code = "CFG010" if _PARALLEL.search(message) else "CFG014"
-    elif parallel_sizes:
+    elif parallel_sizes and not _OTHER_OPTION_VALUE.search(message):
         code = "CFG010"
     else:
         code = "CFG014"
