@@ -249,11 +249,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/vllm/config.py",
             "CFG011",
         ),
-        # A custom module the user pointed verl at.
+        # A custom module the user pointed verl at, whose class loaded but has the wrong base: a
+        # value verl refuses (a module that cannot be found or loaded is CFG008).
         (
             "TypeError: The custom reward manager in /workspace/rm/my_reward.py must subclass AbstractRewardManager",
             "/opt/verl/verl/trainer/ppo/reward.py",
-            "CFG008",
+            "CFG014",
         ),
     ],
 )
