@@ -134,16 +134,20 @@ class LineScanner:
                 item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
         while self._waiting and (self._waiting[0][4] or final):
             line_no, raw, prefix, follow, _, stripped, masked = self._waiting.pop(0)
-            yield normalize(
-                self.source,
-                line_no,
-                raw,
-                prefix,
-                self.recipes,
-                stripped,
-                follow.decode("utf-8", "replace"),
-                masked,
-            )
+            yield self._line(line_no, raw, prefix, follow, stripped, masked)
+
+    def _line(
+        self,
+        line_no: int,
+        raw: str,
+        prefix: str | None,
+        follow: bytes,
+        stripped: str | None,
+        masked: bytes | None,
+    ) -> Line:
+        """The normalized candidate line, with the raw bytes that follow it."""
+        text = follow.decode("utf-8", "replace")
+        return normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked)
 
     def _may_match(self, raw: str) -> tuple[str, bytes | None] | None:
         """`raw` without colour codes (and its digit-masked form, when short enough to be
@@ -242,15 +246,6 @@ class LineScanner:
             if self._waiting:
                 self._waiting.append([line_no, raw, prefix, follow, True, stripped, masked])
                 continue
-            yield normalize(
-                self.source,
-                line_no,
-                raw,
-                prefix,
-                self.recipes,
-                stripped,
-                follow.decode("utf-8", "replace"),
-                masked,
-            )
+            yield self._line(line_no, raw, prefix, follow, stripped, masked)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)
