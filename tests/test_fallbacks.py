@@ -992,6 +992,28 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "create_rdzv_handler",
             "CFG011",
         ),
+        # the DataLoader's constructor checks verl's data loader settings
+        (
+            "ValueError: prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 "
+            "to enable multiprocessing, otherwise set prefetch_factor to None.",
+            "/usr/local/lib/python3.10/dist-packages/torch/utils/data/dataloader.py",
+            "__init__",
+            "CFG014",
+        ),
+        # Ray's node start reading an address from ray_init; transformers refusing a dtype string
+        (
+            "ValueError: Unable to parse port number from ${RAY_HEAD_PORT} (full address = 10.1.0.5:${RAY_HEAD_PORT})",
+            "/usr/local/lib/python3.10/dist-packages/ray/_private/node.py",
+            "__init__",
+            "CFG014",
+        ),
+        (
+            "ValueError: `dtype` provided as a `str` can only be `'auto'`, or a string representation of a valid "
+            "`torch.dtype`",
+            "/usr/local/lib/python3.10/dist-packages/transformers/modeling_utils.py",
+            "_get_dtype",
+            "CFG014",
+        ),
         # a check that says its subject comes from the config; a backend refusing a feature
         (
             "ValueError: Apply Chat template from config is not supported yet.",
@@ -1209,3 +1231,14 @@ def test_torch_code_other_than_its_launcher_does_not_check_settings() -> None:
     report = diagnose_text(text, _CATALOG)
     assert not report.findings
     assert [u.exception for u in report.unrecognized] == ["ValueError"]
+
+
+def test_the_dataloaders_runtime_errors_are_not_its_settings() -> None:
+    text = _tb(
+        "RuntimeError: Too many open files. Communication with the workers is no longer possible. Please increase "
+        "the limit using `ulimit -n` in the shell or change the sharing strategy.",
+        path="/usr/local/lib/python3.10/dist-packages/torch/utils/data/dataloader.py",
+        func="_try_get_data",
+        statement="raise RuntimeError(msg) from e",
+    )
+    assert not diagnose_text(text, _CATALOG).findings

@@ -455,12 +455,15 @@ _CONFIG_KEY = re.compile(
 )
 # Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
 # rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
-# torch's launcher (torchrun's arguments and the MASTER_ADDR/MASTER_PORT it reads).
+# torch's launcher (torchrun's arguments, MASTER_ADDR/MASTER_PORT) and DataLoader.
 STACK_PACKAGES = frozenset(
     ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray", "torch")
 )
-# Of torch's code, only the launcher and rendezvous read a run's settings.
-_TORCH_LAUNCHER = re.compile(r"/torch/distributed/(?:elastic/|run\.py$|launcher/|rendezvous\.py$)")
+# Of torch's code, only the launcher and rendezvous (torchrun's arguments, MASTER_ADDR/PORT) and
+# the DataLoader's constructor (verl's data loader settings) read a run's settings.
+_TORCH_SETTINGS = re.compile(
+    r"/torch/distributed/(?:elastic/|run\.py:|launcher/|rendezvous\.py:)|/torch/utils/data/dataloader\.py:__init__$"
+)
 # Packages whose settings-checking code is all of the code a check is accepted from.
 _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 # Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
@@ -480,7 +483,7 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
     if package == "transformers":
         return "/transformers/generation/" not in path
     if package == "torch":
-        return bool(_TORCH_LAUNCHER.search(path))
+        return bool(_TORCH_SETTINGS.search(path + ":" + func))
     return True
 
 
@@ -612,7 +615,10 @@ _REFUSED = re.compile(
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
-    r"can only (?:be|have|contain|take)\b|only supports?\b|only support(?:ed)?\b|"
+    r"can only (?:be|have|contain|take)\b|could only be\b|only supports?\b|only support(?:ed)?\b|"
+    r"\b(?:unable|failed|could not|cannot) (?:to )?parse (?:the )?"
+    r"(?:port|address|value|number|int|float|bool)\b|"
+    r"\bdoes not exist or is not a\b|"
     r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
     r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
     r"greater than|less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
@@ -739,7 +745,9 @@ def config_check(
             ):
                 return None
         else:
-            names_one = any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
+            names_one = any(
+                t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message)
+            ) or bool(_A_SETTING_NAMED.search(message))
             # In a library's own settings code (server_args.py, a config's __post_init__, a
             # check_* function, the part of Ray that checks what ray_init passes, torchrun's
             # launcher) a refusal is about a setting even when it names none the way code would.
