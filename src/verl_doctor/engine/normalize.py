@@ -26,6 +26,10 @@ _ANSI = re.compile(
 )
 _AUTOLINK = re.compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
 _REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]")
+# Launchers' labels before every line of a task: `srun --label`'s task number (`0: `) and a node's
+# name (`[node-0] `). Written to read the same with and without re.VERBOSE.
+SRUN_LABEL = r"\d{1,5}:[ ]"
+NODE_LABEL = r"\[[A-Za-z][\w.-]{0,60}\d\][ ]"
 _PREFIXES = re.compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
@@ -38,9 +42,8 @@ _PREFIXES = re.compile(
         \ \d\d-\d\d\ \d\d:\d\d:\d\d(?:\.\d+)?\ \[[^\]]{1,120}\]\s*)
     | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
     | (?P<quote>>{1,3}\ )  # a Markdown quote: a traceback pasted into an issue or a chat
-    | (?P<srun>\d{1,5}:\ )  # `srun --label`: the task number
-    | (?P<node>\[[A-Za-z][\w.-]{0,60}\d\]\ (?=\S))  # a launcher's node label: `[node-0] `
-    """,
+    """
+    + f"| (?P<srun>{SRUN_LABEL}) | (?P<node>{NODE_LABEL}(?=\\S))",
     re.VERBOSE,
 )
 _RAY_BODY = re.compile(

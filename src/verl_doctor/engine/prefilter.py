@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from verl_doctor.engine.normalize import ASCII_DIGIT, mask_digits
+
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
     from typing import Any
@@ -123,8 +125,6 @@ class LineSearcher:
 
     def masks_safely(self, text: str) -> bool:
         """True when every text alike but for its digits holds the same literals as `text`."""
-        from verl_doctor.engine.normalize import ASCII_DIGIT, mask_digits
-
         if self._digit_literals is None:
             # Literals with a digit, digits masked: when none occurs in a masked text, every
             # text with that mask holds the same literals.

@@ -161,11 +161,11 @@ class LineScanner:
         assert literals is not None
         decided = self._decided
         if decided is None or len(text) > RECIPE_MAX_TEXT:
-            return (text, None) if literals.any(text) or any(m in text for m in REWRITE_MARKERS) else None
+            return (text, None) if _kept(text, literals) else None
         masked = mask_digits(text)
         keep = decided.get(masked)
         if keep is None:
-            keep = literals.any(text) or any(m in text for m in REWRITE_MARKERS)
+            keep = _kept(text, literals)
             if literals.masks_safely(text):
                 if len(decided) >= RECIPE_ENTRIES:
                     decided.clear()
@@ -249,3 +249,8 @@ class LineScanner:
             yield self._line(line_no, raw, prefix, follow, stripped, masked)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)
+
+
+def _kept(text: str, literals: LineSearcher) -> bool:
+    """Whether a literal, or something normalizing rewrites, occurs in `text`."""
+    return literals.any(text) or any(m in text for m in REWRITE_MARKERS)
