@@ -1058,6 +1058,20 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "_create_platform",
             "CFG014",
         ),
+        # a name given twice where each must be unique
+        (
+            "ValueError: Duplicate interaction name 'gsm8k' found. Each interaction must have a unique name.",
+            "/opt/verl/verl/interactions/utils/interaction_registry.py",
+            "initialize_interactions_from_config",
+            "CFG014",
+        ),
+        # a field each sample of the dataset must carry
+        (
+            "ValueError: 'name' key is required in interaction_kwargs",
+            "/opt/verl/verl/experimental/agent_loop/tool_agent_loop.py",
+            "run",
+            "CFG012",
+        ),
     ],
 )
 def test_the_words_of_a_refusal_choose_between_the_codes(last: str, path: str, func: str, code: str) -> None:
@@ -1242,3 +1256,34 @@ def test_the_dataloaders_runtime_errors_are_not_its_settings() -> None:
         statement="raise RuntimeError(msg) from e",
     )
     assert not diagnose_text(text, _CATALOG).findings
+
+
+def test_a_guess_from_a_tracebacks_shape_yields_to_the_words_of_its_exception() -> None:
+    """A traceback through verl's weight sync ending in an exception is a weight-sync guess; when
+    a rule knows the exception's words (a transfer bucket set to 0), that is the one answer."""
+    text = (
+        "(WorkerDict pid=4411) Traceback (most recent call last):\n"
+        '(WorkerDict pid=4411)   File "/root/verl/verl/workers/sharding_manager/fsdp_sglang.py", line 123, '
+        "in update_weights\n"
+        "(WorkerDict pid=4411)     for batch in get_named_tensor_buckets(named_tensors, update_weights_bucket_bytes):\n"
+        '(WorkerDict pid=4411)   File "/root/verl/verl/workers/rollout/sglang_rollout/utils.py", line 92, '
+        "in get_named_tensor_buckets\n"
+        '(WorkerDict pid=4411)     raise ValueError(f"bucket_bytes must be greater than 0, got {bucket_bytes}")\n'
+        "(WorkerDict pid=4411) ValueError: bucket_bytes must be greater than 0, got 0\n"
+    )
+    findings = diagnose_text(text, _CATALOG).findings
+    assert [f.rule for f in findings] == ["CFG014"]
+    commands = [c for fix in findings[0].fixes for c in fix.commands]
+    assert any("update_weights_bucket_megabytes=" in c for c in commands)
+
+
+def test_a_call_with_arguments_another_release_takes_is_not_a_setting_refused() -> None:
+    """Megatron's forward() refusing a keyword its caller passes: code from two releases, not a
+    value the run was given."""
+    text = _tb(
+        "TypeError: TransformerLayer.forward() got an unexpected keyword argument 'rotary_pos_emb_cache'",
+        path="/usr/local/lib/python3.12/dist-packages/megatron/core/transformer/transformer_block.py",
+        func="forward",
+        statement="hidden_states = layer(",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]

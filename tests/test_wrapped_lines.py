@@ -155,3 +155,17 @@ def test_srun_labelled_lines_of_one_task_do_not_continue_another_tasks_message()
     report = diagnose_text(text, _CATALOG)
     assert [f.rule for f in report.findings] == ["CFG014"]
     assert "trainer.resume_from_path" in report.findings[0].basis
+
+
+def test_hydras_wrapper_after_a_workers_exception_does_not_continue_its_message() -> None:
+    """The driver prints Hydra's `Error executing job with overrides: [...]` right after the
+    worker's last line: a record of its own, not the wrapped rest of the worker's message."""
+    text = (
+        "(TaskRunner pid=26900) Traceback (most recent call last):\n"
+        '(TaskRunner pid=26900)   File "/usr/local/lib/python3.10/dist-packages/sglang/srt/sampling/'
+        'sampling_params.py", line 115, in verify\n'
+        "(TaskRunner pid=26900)     raise ValueError(\n"
+        "(TaskRunner pid=26900) ValueError: min_new_tokens must be in [0, max_new_tokens], got -1.\n"
+        "Error executing job with overrides: ['+actor_rollout_ref.rollout.min_new_tokens=-1']\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG014"]

@@ -54,7 +54,8 @@ _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 _NEW_RECORD = re.compile(
     r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|"
     r"Traceback |File \"|line \d+, in \w|During handling|"
-    r"The above exception|"
+    r"The above exception|Error executing job|Set the environment variable HYDRA_FULL_ERROR|"
+    r"Error in call to target|Exception in thread|Fatal Python error|srun: |"
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )

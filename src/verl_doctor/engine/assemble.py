@@ -15,6 +15,9 @@ from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import describe_phase, envelope
 from verl_doctor.engine.normalize import Worker
 
+# What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
+_WORDS = ("message", "envelope")
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -85,21 +88,23 @@ def report_parts(
     findings.sort(key=rank)
     warnings = [f for f in findings if f.severity == "warning"]
     findings = [f for f in findings if f.severity != "warning"]
-    # An answer from the exception's class alone yields to a rule that explains the same line,
-    # or that is sure of its message in the same traceback (the exception a chained one wraps).
-    explained = {
-        (e.source, e.line) for f in findings if not f.basis.startswith("exception") for e in f.evidence
-    }
+    # An answer from the exception's class alone yields to a rule that explains the same line
+    # (by its words or by the traceback's shape), or that is sure of its message in the same
+    # traceback (the exception a chained one wraps); a guess from the shape yields to words.
+    findings = _without_absorbed(a, findings)
+    by_words = {(e.source, e.line) for f in findings if f.basis in _WORDS for e in f.evidence}
+    by_shape = {(e.source, e.line) for f in findings if f.basis == "clue" for e in f.evidence}
     sure = [f for f in findings if f.confidence == "high" and not f.symptom and f.basis == "message"]
 
-    def by_class_only(f: Finding) -> bool:
+    def superseded(f: Finding) -> bool:
+        if f.basis == "clue":
+            return any((e.source, e.line) in by_words for e in f.evidence)
         return f.basis.startswith("exception") and (
-            (f.source, f.first_line) in explained
+            (f.source, f.first_line) in by_words | by_shape
             or any(g.source == f.source and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK for g in sure)
         )
 
-    findings = [f for f in findings if not by_class_only(f)]
-    findings = _without_absorbed(a, findings)
+    findings = [f for f in findings if not superseded(f)]
     promoted = _promoted_warnings(a, warnings, findings, line_totals or {})
     warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
     errors = findings

@@ -501,6 +501,8 @@ _VALUE_SHOWN = re.compile(
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*|"
     # a backend (a setting's choice) refusing a feature: `TensorRT-LLM backend does not support ...`
     r"\bbackend (?:does not|doesn't|do not|cannot) support\b|"
+    # a name given twice where each must be unique: `Duplicate interaction name 'gsm8k' found`
+    r"\bduplicate (?:[a-z]+ ){0,3}['\"`][\w./-]+['\"`]|"
     # a registry refusing a name and listing the ones it has: `Unknown platform 'npu'. Registered: (...)`
     r"\b(?:unknown|unsupported|invalid|unrecogni[sz]ed) [a-z]+(?: [a-z]+)? ['\"`][\w.-]+['\"`][.,;:]? "
     r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]",
@@ -538,7 +540,12 @@ _A_SETTING_NAMED = re.compile(
 _ABOUT_DATA_OR_CODE = re.compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
-    r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b",
+    r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
+    # Python refusing a call's arguments: one library calling another's function as another
+    # release spelt it, not a setting the run was given.
+    r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
+    r"\btakes (?:from )?\d+ (?:to \d+ )?positional arguments? but\b|"
+    r"\bgot multiple values for (?:keyword )?argument\b",
     re.I,
 )
 # A method a class must implement (`Inherit this class and implement your custom tensor_push`):
@@ -618,7 +625,7 @@ _REFUSED = re.compile(
     r"can only (?:be|have|contain|take)\b|could only be\b|only supports?\b|only support(?:ed)?\b|"
     r"\b(?:unable|failed|could not|cannot) (?:to )?parse (?:the )?"
     r"(?:port|address|value|number|int|float|bool)\b|"
-    r"\bdoes not exist or is not a\b|"
+    r"\bdoes not exist or is not a\b|must have a unique\b|\bduplicate\b|"
     r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
     r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
     r"greater than|less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
@@ -731,6 +738,7 @@ def config_check(
             # state (`execute_fn must be callable`, `15 != 16`), not a setting of the run.
             batch_split = _DIVIDE.search(message) and _BATCH_SIZES.search(message)
             # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
+            sample_field_missing = _MISSING.search(message) and _SAMPLE_FIELD.search(message)
             options_missing = (
                 _MISSING.search(message)
                 and sum(1 for o in _OPTION_TOKEN.finditer(message) if "_" in o.group(0)) >= 2
@@ -742,6 +750,7 @@ def config_check(
                 or _VALUE_SHOWN.search(message)
                 or _CUSTOM_FILE.search(message)
                 or _FROM_CONFIG.search(message)
+                or sample_field_missing
             ):
                 return None
         else:
@@ -773,6 +782,8 @@ def config_check(
         )
     if _ON_THIS_GPU.search(message):
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
+    elif package == "verl" and _MISSING.search(message) and _SAMPLE_FIELD.search(message):
+        code = "CFG012"  # what each sample of the dataset must carry
     elif _MISSING.search(message) and not _RECEIVED.search(message):
         code = "CFG011"
     elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
@@ -795,6 +806,12 @@ def config_check(
     return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
 
 
+# The fields of a dataset row that verl reads (`extra_info.interaction_kwargs.name`): a check that
+# finds one missing is about the data, not the run's settings.
+_SAMPLE_FIELD = re.compile(
+    r"\b(?:extra_info|interaction_kwargs|tools_kwargs|reward_model|ground_truth|data_source|agent_name|"
+    r"raw_prompt|multi_modal_data)\b"
+)
 # verl's code that reads a dataset row's fields: the dataset classes, the reward managers and
 # reward functions (`data_item.non_tensor_batch["reward_model"]["ground_truth"]`).
 _DATA_READERS = re.compile(
