@@ -79,3 +79,32 @@ def test_a_ray_prefix_starts_a_new_record_not_a_wrapped_continuation(run_cli) ->
     report = json.loads(r.stdout)
     assert [u["exception"] for u in report["unrecognized"]] == ["AttributeError"]
     assert report["unrecognized"][0]["line"] == 4
+
+
+def test_a_client_that_lost_its_server_does_not_lead_the_engines_own_error() -> None:
+    """SGLang's scheduler asserts and the engine goes down; the agent loop's HTTP client then
+    reports `Server disconnected`. The engine's message is the answer, not the client's."""
+    s = "(SGLangHttpServer pid=48810) "
+    text = (
+        f"{s}Traceback (most recent call last):\n"
+        f'{s}  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/mem_cache/memory_pool.py", line 1598, '
+        "in alloc\n"
+        f"{s}    assert mid is not None, (\n"
+        f"{s}AssertionError: Not enough space for mamba cache, try to increase --mamba-full-memory-ratio or "
+        "--max-mamba-cache-size.\n"
+        f"{s}[2026-01-12 04:24:03] Received sigquit from a child process. It usually means the child failed.\n"
+        "(TaskRunner pid=47702) Traceback (most recent call last):\n"
+        "(TaskRunner pid=47702) aiohttp.client_exceptions.ServerDisconnectedError: Server disconnected\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW013"]
+
+
+def test_an_engine_that_never_finished_loading_did_not_die_after_starting() -> None:
+    """SGLang's ranks did not all finish loading; its sigquit notice that follows is the same
+    failed start, not a second failure of a running engine."""
+    text = (
+        f"{_W}ValueError: TP rank 3 could finish the model loading, but there are other ranks that didn't finish "
+        "loading. It is likely due to unexpected failures (e.g., OOM) or a slow node.\n"
+        f"{_W}[2025-06-20 14:09:02] Received sigquit from a child process. It usually means the child failed.\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW010"]

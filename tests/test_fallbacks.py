@@ -1072,6 +1072,41 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "run",
             "CFG012",
         ),
+        # one option named in quotes that the configuration must include
+        (
+            "AssertionError: Configuration must include 'retrieval_service_url'",
+            "/opt/verl/verl/tools/search_tool.py",
+            "__init__",
+            "CFG011",
+        ),
+        # a name looked up where the available ones are listed
+        (
+            "ValueError: Interaction 'gsm8k' not found in interaction_map. Available interactions: ['math_feedback']",
+            "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+            "_async_rollout_a_request",
+            "CFG014",
+        ),
+        # a combination of choices verl refuses in so many words
+        (
+            "AssertionError: Async reward score is not supported in remote reward manager.",
+            "/opt/verl/verl/experimental/reward_loop/reward_manager/remote.py",
+            "__init__",
+            "CFG014",
+        ),
+        # a model split that needs another way of building the model
+        (
+            "AssertionError: please use mbridge for qwen2_5_vl with context parallelism",
+            "/opt/verl/verl/models/mcore/qwen2_5_vl/model.py",
+            "__init__",
+            "CFG010",
+        ),
+        # the model folder's config.json lacks what verl reads
+        (
+            "AssertionError: Expect only one architecture, got None",
+            "/opt/verl/verl/workers/config/model.py",
+            "__post_init__",
+            "CFG017",
+        ),
     ],
 )
 def test_the_words_of_a_refusal_choose_between_the_codes(last: str, path: str, func: str, code: str) -> None:
@@ -1285,5 +1320,17 @@ def test_a_call_with_arguments_another_release_takes_is_not_a_setting_refused() 
         path="/usr/local/lib/python3.12/dist-packages/megatron/core/transformer/transformer_block.py",
         func="forward",
         statement="hidden_states = layer(",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]
+
+
+def test_a_refusal_that_sends_the_user_to_the_models_config_json_is_not_a_setting() -> None:
+    """verl refusing a checkpoint's own quantization: the model, not a value the run was given."""
+    text = _tb(
+        "AssertionError: quantization is not supported for now, please modify the config.json to remove "
+        "quantization_config",
+        path="/opt/verl/verl/utils/megatron_utils.py",
+        func="convert_config",
+        statement="assert quant_config is None, (",
     )
     assert "CFG014" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]

@@ -286,7 +286,7 @@ def _actor(config: Config, n: _Numbers, n_gpus: int, train: int | None, dynamic:
         out.append(
             _issue(
                 config,
-                "CFG010",
+                "CFG014",
                 (f"{A}.ulysses_sequence_parallel_size", "actor_rollout_ref.model.use_remove_padding"),
                 "sequence parallelism for the actor/ref policy (ulysses_sequence_parallel_size > 1) "
                 "needs actor_rollout_ref.model.use_remove_padding=True",

@@ -18,6 +18,20 @@ from verl_doctor.engine.normalize import Worker
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
 
+# A client whose server went away: what follows an engine's death, never its cause.
+_PEER_LOST = frozenset(
+    (
+        "ServerDisconnectedError",
+        "ClientConnectionError",
+        "ClientOSError",
+        "ClientPayloadError",
+        "RemoteDisconnected",
+        "ConnectionResetError",
+        "BrokenPipeError",
+        "IncompleteRead",
+    )
+)
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -265,13 +279,16 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
     explains it adds nothing and goes; when every error is such an echo and an exception no rule
     knows is in the same source (before it, or after it: a Ray envelope and vLLM's "EngineCore
     failed to start" are printed above the traceback), that exception leads and the echoes are
-    named on it. A bare exception (`EOFError`) is itself an echo and leads nothing."""
+    named on it. A bare exception (`EOFError`) is itself an echo and leads nothing, and so is a
+    client that lost its server (`ServerDisconnectedError: Server disconnected`)."""
     echoes = [f for f in errors if a.states[f.rule].rule.echo]
     if any(not f.symptom and f.confidence != "low" for f in errors):  # echoes are symptoms
         return [f for f in errors if f not in echoes], []
     if not errors or len(echoes) < len(errors):
         return errors, []
-    sources = {u.line.source for u in a._unknown.values() if u.exc.message.strip()}
+    sources = {
+        u.line.source for u in a._unknown.values() if u.exc.message.strip() and u.exc.type not in _PEER_LOST
+    }
     if all(f.source in sources for f in errors):
         return [], errors
     return errors, []

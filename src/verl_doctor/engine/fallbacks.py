@@ -457,12 +457,14 @@ _CONFIG_KEY = re.compile(
 # rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
 # torch's launcher (torchrun's arguments, MASTER_ADDR/MASTER_PORT) and DataLoader.
 STACK_PACKAGES = frozenset(
-    ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray", "torch")
+    ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray", "torch", "peft")
 )
 # Of torch's code, only the launcher and rendezvous (torchrun's arguments, MASTER_ADDR/PORT) and
-# the DataLoader's constructor (verl's data loader settings) read a run's settings.
+# the DataLoader's constructor (verl's data loader settings) and FSDP2's fully_shard() read a run's settings.
 _TORCH_SETTINGS = re.compile(
-    r"/torch/distributed/(?:elastic/|run\.py:|launcher/|rendezvous\.py:)|/torch/utils/data/dataloader\.py:__init__$"
+    r"/torch/distributed/(?:elastic/|run\.py:|launcher/|rendezvous\.py:)|/torch/utils/data/dataloader\.py:__init__$|"
+    # FSDP2's fully_shard() checking the arguments verl passes from its fsdp_config
+    r"/torch/distributed/fsdp/_fully_shard/(?:_fsdp_init|_fully_shard)\.py:"
 )
 # Packages whose settings-checking code is all of the code a check is accepted from.
 _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
@@ -505,6 +507,9 @@ _VALUE_SHOWN = re.compile(
     r"\bduplicate (?:[a-z]+ ){0,3}['\"`][\w./-]+['\"`]|"
     # a registry refusing a name and listing the ones it has: `Unknown platform 'npu'. Registered: (...)`
     r"\b(?:unknown|unsupported|invalid|unrecogni[sz]ed) [a-z]+(?: [a-z]+)? ['\"`][\w.-]+['\"`][.,;:]? "
+    r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]|"
+    # `Interaction 'gsm8k' not found in interaction_map. Available interactions: [...]`
+    r"['\"`][\w./-]+['\"`] (?:is |was )?not (?:found|registered) in \w+[.,;:]? "
     r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]",
     re.I,
 )
@@ -523,7 +528,7 @@ _ABOUT_THE_MODEL = re.compile(
     r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
     r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
     r"\b(?:this|the|that) models? (?:is|are) not|"
-    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|\brope_\w+",
+    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|\brope_\w+|\bconfig\.json\b",
     re.I,
 )
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
@@ -575,6 +580,7 @@ _MISSING = re.compile(
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
     r"cannot be None|\bwas provided without\b|"
+    r"\bmust (?:include|define|have) (?:an? |the )?['\"`]?[a-z]+_[a-z_]+\b|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)|"
     # `GDPO requires 'algorithm.gdpo_reward_keys' listing ...`: a dotted option it needs
     r"\brequires? ['\"`]?[a-z_]+(?:\.[a-z_]+)+['\"`]?(?! to be| =)",
@@ -699,13 +705,27 @@ def config_check(
         and not _A_SETTING_NAMED.search(message)
         and _ABOUT_THE_MODEL.search(message)
     ):
-        return None  # what the model is (its config.json's architectures, its type): not a setting
+        # What the model is (its config.json's architectures, its type) is not a setting; a model
+        # folder whose config.json lacks it (`Expect only one architecture, got None`) is no
+        # model folder verl can load.
+        if _NOTHING_THERE.search(message):
+            return Fallback(
+                "CFG017",
+                {},
+                f"{_a(exc_type)} raised by verl in {p[p.rfind('/verl/') + 1 :]} ({func}): "
+                "the model's config.json lacks what verl reads",
+            )
+        return None
     # A parallel size compared with something, or refused outright (`Context parallel size ...`),
     # or a feature refused together with a model split (`... with TP is not supported`).
+    # `TP rank 3 could finish ...` numbers one rank: a parallel size is not what it speaks of.
+    sizes = _ONE_RANK.sub(" ", message)
     parallel_sizes = bool(
-        _PARALLEL.search(message)
+        _PARALLEL.search(sizes)
         and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message) or _DIVIDE.search(message))
-    ) or bool(_MODEL_PARALLEL.search(message) and _UNSUPPORTED.search(message))
+    ) or bool(
+        _MODEL_PARALLEL.search(message) and (_UNSUPPORTED.search(message) or _USE_ANOTHER.search(message))
+    )
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
@@ -739,6 +759,8 @@ def config_check(
             batch_split = _DIVIDE.search(message) and _BATCH_SIZES.search(message)
             # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
             sample_field_missing = _MISSING.search(message) and _SAMPLE_FIELD.search(message)
+            # `Configuration must include 'retrieval_service_url'`: one option named in quotes.
+            option_missing = _MISSING.search(message) and _QUOTED_OPTION.search(message)
             options_missing = (
                 _MISSING.search(message)
                 and sum(1 for o in _OPTION_TOKEN.finditer(message) if "_" in o.group(0)) >= 2
@@ -751,6 +773,8 @@ def config_check(
                 or _CUSTOM_FILE.search(message)
                 or _FROM_CONFIG.search(message)
                 or sample_field_missing
+                or option_missing
+                or (_UNSUPPORTED.search(message) and _A_CHOICE.search(message))
             ):
                 return None
         else:
@@ -806,6 +830,19 @@ def config_check(
     return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
 
 
+# What a run chooses by a setting: a refusal that names one (`not supported in remote reward
+# manager`) refuses that choice, not how code calls verl (`Indexing with <class 'str'>`).
+_A_CHOICE = re.compile(
+    r"\b(?:manager|mode|backend|strategy|engine|estimator|loss|optimizer|scheduler|format|dtype|"
+    r"precision|quantization|algorithm|parser|reward)s?\b",
+    re.I,
+)
+_ONE_RANK = re.compile(r"\b(?:(?:tp|pp|dp|ep|cp|sp|global|local) )?rank \d+\b", re.I)
+# A check that says what to use instead: `please use mbridge for qwen2_5_vl with context parallelism`.
+_USE_ANOTHER = re.compile(r"\bplease use\b|\b(?:must|should) use\b|\buse \w+ instead\b", re.I)
+# What the model's config holds is absent: `got None`, `is missing`, `has no architectures`.
+_NOTHING_THERE = re.compile(r"\bgot None\b|\bis None\b|\b(?:is|are) missing\b|\bhas no\b|\bnot found\b", re.I)
+_QUOTED_OPTION = re.compile(r"['\"`][a-z]+(?:_[a-z0-9]+)+['\"`]")
 # The fields of a dataset row that verl reads (`extra_info.interaction_kwargs.name`): a check that
 # finds one missing is about the data, not the run's settings.
 _SAMPLE_FIELD = re.compile(
