@@ -169,3 +169,17 @@ def test_hydras_wrapper_after_a_workers_exception_does_not_continue_its_message(
         "Error executing job with overrides: ['+actor_rollout_ref.rollout.min_new_tokens=-1']\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG014"]
+
+
+def test_a_bare_exception_line_reads_its_message_from_the_lines_after_it() -> None:
+    """A paste that put `ImportError:` on a line of its own and the message on the next lines."""
+    text = (
+        "Failed to import VLLM Rollout. Please make sure vllm is installed.\n"
+        "\n"
+        "ImportError:\n"
+        "cannot import name 'Fp8LinearOp'\n"
+        "from vllm.model_executor.layers.quantization.utils.w8a8_utils\n"
+        "\n"
+        "It appears that Fp8LinearOp may have been removed.\n"
+    )
+    assert _first(text) == "ENV004"

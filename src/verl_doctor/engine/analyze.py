@@ -552,8 +552,9 @@ class Analyzer:
 
     def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
         own = line.text
-        if line.follow and len(line.raw) >= WRAPPED_WIDTH:
-            # A message a terminal wrapped: its class and its words are read whole.
+        if line.follow and (len(line.raw) >= WRAPPED_WIDTH or line.text.rstrip().endswith(":")):
+            # A message a terminal wrapped, or one a paste put on the lines after its bare
+            # `ImportError:`: its class and its words are read whole.
             pieces = self._continuation(line)
             if pieces:
                 line = replace(line, text=f"{line.text} {' '.join(pieces)}")

@@ -39,7 +39,8 @@ PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
 WRAP_MIN = 40  # a line this long may have been hard-wrapped: the lines after it come along
 FOLLOW_BYTES = 1024  # how much of the lines after it
 FOLLOW_LINES = 3
-DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
+DECIDE_BYTES = 64 * 1024
+_BARE_EXCEPTION = (b"Error:", b"Exception:")  # input read before choosing `\r` as the line end
 
 
 class LineScanner:
@@ -237,7 +238,16 @@ class LineScanner:
                     continue
                 stripped, masked = kept
             follow = b""
-            if hi == le and hi - lo >= WRAP_MIN and count_lines:
+            # A line that may have been hard-wrapped, or a bare `ImportError:` whose message a
+            # paste put on the lines after it, brings those lines along.
+            if (
+                hi == le
+                and count_lines
+                and (
+                    hi - lo >= WRAP_MIN
+                    or bytes(buf[max(lo, hi - 12) : hi]).rstrip().endswith(_BARE_EXCEPTION)
+                )
+            ):
                 follow_end = min(end, le + 1 + FOLLOW_BYTES)
                 follow = bytes(buf[le + 1 : follow_end])
                 if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
