@@ -1100,6 +1100,20 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__init__",
             "CFG010",
         ),
+        # a combination verl supports only with another value
+        (
+            "ValueError: FP8 quantization is only supported for dummy load format",
+            "/opt/verl/verl/workers/rollout/trtllm_rollout/trtllm_async_server.py",
+            "launch_server",
+            "CFG014",
+        ),
+        # samples per group are the rollout's n, not a batch size to divide
+        (
+            "ValueError: Pass@k requires at least 2 samples per group. Got 1 for group 6b3e02c1.",
+            "/opt/verl/verl/trainer/ppo/core_algos.py",
+            "compute_grpo_passk_outcome_advantage",
+            "CFG014",
+        ),
         # the model folder's config.json lacks what verl reads
         (
             "AssertionError: Expect only one architecture, got None",
@@ -1334,3 +1348,25 @@ def test_a_refusal_that_sends_the_user_to_the_models_config_json_is_not_a_settin
         statement="assert quant_config is None, (",
     )
     assert "CFG014" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]
+
+
+def test_what_the_installed_release_of_a_package_lacks_is_a_version_mismatch() -> None:
+    found = classify(
+        "The installed VeOmni's OpsImplementationConfig has no ['rms_norm_implementation'] fields",
+        "ValueError",
+    )
+    assert found is not None and (found.code, found.groups["package"]) == ("ENV013", "veomni")
+
+
+def test_a_chained_exception_about_the_same_package_is_not_a_second_answer() -> None:
+    """vLLM's bitsandbytes loader: the version check, then the re-raise asking to install."""
+    e = "(EngineCore_DP0 pid=30188) ERROR 09-18 16:40:21 [core.py:708] "
+    text = (
+        f"{e}ImportError: bitsandbytes version is wrong. Please install bitsandbytes>=0.46.1.\n"
+        f"{e}\n"
+        f"{e}During handling of the above exception, another exception occurred:\n"
+        f"{e}\n"
+        f"{e}ImportError: Please install bitsandbytes>=0.46.1 via `pip install bitsandbytes>=0.46.1` to use "
+        "bitsandbytes quantizer.\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV013"]

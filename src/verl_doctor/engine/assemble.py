@@ -118,7 +118,7 @@ def report_parts(
             or any(g.source == f.source and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK for g in sure)
         )
 
-    findings = [f for f in findings if not superseded(f)]
+    findings = _one_answer_per_chain(f for f in findings if not superseded(f))
     promoted = _promoted_warnings(a, warnings, findings, line_totals or {})
     warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
     errors = findings
@@ -177,6 +177,24 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
         )
 
     return [g for g in findings if not absorbed(g)]
+
+
+def _one_answer_per_chain(findings: Iterable[Any]) -> list[Any]:
+    """Answers from exceptions' classes about one package in one stretch of log: a chained
+    traceback raising again about what its cause said (`bitsandbytes version is wrong`, then
+    `Please install bitsandbytes>=0.46.1`). The first printed, the cause, is the answer."""
+    kept: list[Any] = []
+    first_about: dict[tuple[str, str], int] = {}
+    for f in sorted(findings, key=lambda f: (f.source, f.first_line)):
+        facts = dict(f.facts)
+        about = facts.get("package") or facts.get("pkg") or facts.get("module")
+        if f.basis.startswith("exception") and about:
+            seen = first_about.get((f.source, about))
+            if seen is not None and f.first_line - seen <= FRAME_LOOKBACK:
+                continue
+            first_about[(f.source, about)] = f.first_line
+        kept.append(f)
+    return kept
 
 
 def _promoted_warnings(

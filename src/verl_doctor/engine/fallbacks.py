@@ -171,6 +171,9 @@ _VERSION_NEEDED = re.compile(
     r"|(?<![\w.-])(?P<f>[A-Za-z][\w-]* [A-Za-z][\w-]*) (?:version|verion|ver\.?) v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
+    # `The installed VeOmni's OpsImplementationConfig has no [...]`: the installed release lacks it
+    r"|\b[Tt]he installed [`'\"]?(?P<h>[A-Za-z][\w-]*)[`'\"]?(?:'s)? (?:[\w.]+ ){0,3}"
+    r"(?:has no|does not (?:have|support|accept|provide)|lacks|is too old)\b"
     r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "
     r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
@@ -519,7 +522,7 @@ _UNSUPPORTED = re.compile(
     r"\bdoes(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
     r"\bnot compatible with\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
-    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b",
+    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when)\b",
     re.I,
 )
 # What the model is (architecture, head size, norm or MLP type): the answer is another model or
@@ -614,7 +617,10 @@ _MODEL_SPLIT = (
 _PARALLEL = re.compile(_MODEL_SPLIT + r"|data[ _-]parallel|world[ _]size|\bdp(?:_size)?\b", re.I)
 _MODEL_PARALLEL = re.compile(_MODEL_SPLIT + r"|attention heads|num_heads", re.I)
 _PARALLEL_SIZE = re.compile(r"parallel[ _-]size|\b(?:tp|pp|cp|ep|dp|sp)_size\b", re.I)
-_BATCH_SIZES = re.compile(r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b", re.I)
+# (Samples per group or prompt are the rollout's n, not a batch size.)
+_BATCH_SIZES = re.compile(
+    r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b(?! per (?:group|prompt))", re.I
+)
 _ORDERED = re.compile(
     r">=|<=|(?<![-=])>(?!=)|<(?!=)|\bexceed|\blarger than|\bgreater than|\bsmaller than|"
     r"\bless than|\bat least|\bat most",
