@@ -1370,3 +1370,20 @@ def test_a_chained_exception_about_the_same_package_is_not_a_second_answer() -> 
         "bitsandbytes quantizer.\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV013"]
+
+
+def test_an_environment_error_inside_the_merger_is_the_environment_not_the_merge() -> None:
+    """The merger fails because transformers disabled PyTorch (too old): the traceback's shape
+    says where (the merger), the exception's words say what (a torch release too old)."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/model_merger/base_model_merger.py", line 236, in get_transformers_auto_model_class\n'
+        "    return AutoModelForCausalLM\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/transformers/utils/import_utils.py", line 207, in '
+        "requires_backends\n"
+        '    raise ImportError("".join(failed))\n'
+        "ImportError: \n"
+        "AutoModelForCausalLM requires PyTorch >= 2.6, but PyTorch was not found or an older version is installed.\n"
+        "Please install or upgrade PyTorch by following the instructions on the installation page:\n"
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV013"]

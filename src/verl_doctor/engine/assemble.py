@@ -110,11 +110,21 @@ def report_parts(
     by_shape = {(e.source, e.line) for f in findings if f.basis == "clue" for e in f.evidence}
     sure = [f for f in findings if f.confidence == "high" and not f.symptom and f.basis == "message"]
 
+    # An exception that says the environment is wrong (a package missing or of another release)
+    # is the answer wherever it was raised: the traceback's shape then only says where.
+    by_env_class = {
+        (e.source, e.line)
+        for f in findings
+        if f.basis.startswith("exception") and f.category == "env"
+        for e in f.evidence
+    }
+
     def superseded(f: Finding) -> bool:
         if f.basis == "clue":
-            return any((e.source, e.line) in by_words for e in f.evidence)
+            return any((e.source, e.line) in by_words | by_env_class for e in f.evidence)
         return f.basis.startswith("exception") and (
-            (f.source, f.first_line) in by_words | by_shape
+            (f.source, f.first_line) in by_words
+            or ((f.source, f.first_line) in by_shape and f.category != "env")
             or any(g.source == f.source and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK for g in sure)
         )
 

@@ -551,6 +551,8 @@ _ABOUT_DATA_OR_CODE = re.compile(
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
     # Python refusing a call's arguments: one library calling another's function as another
     # release spelt it, not a setting the run was given.
+    # what a sample holds (an image's aspect ratio), not a setting
+    r"\baspect ratio\b|"
     r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
     r"\btakes (?:from )?\d+ (?:to \d+ )?positional arguments? but\b|"
     r"\bgot multiple values for (?:keyword )?argument\b",
