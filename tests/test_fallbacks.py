@@ -1387,3 +1387,15 @@ def test_an_environment_error_inside_the_merger_is_the_environment_not_the_merge
         "Please install or upgrade PyTorch by following the instructions on the installation page:\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV013"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "apply_chat_template requires jinja2>=3.1.6 to be installed. Your version is 3.1.4.",
+        "Please install bitsandbytes>=0.46.1, but found 0.45.3.",
+    ],
+)
+def test_an_install_request_that_names_the_installed_version_is_a_version_mismatch(message: str) -> None:
+    found = classify(message, "ImportError")
+    assert found is not None and found.code == "ENV013"

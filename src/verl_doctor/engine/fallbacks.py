@@ -154,8 +154,9 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
 
 # A message that says which version is installed: a version mismatch, whatever else it asks.
 _VERSION_FOUND = re.compile(
-    r"but (?:found|got|you have)|installed (?:with )?version|current(?:ly)? (?:installed )?version|"
-    r"version (?:of \S+ )?(?:is|installed is) \d",
+    r"\bbut (?:found|got|you have)\b|\binstalled (?:with )?version\b|"
+    r"\bcurrent(?:ly)? (?:installed )?version\b|"
+    r"\bversion (?:of \S+ )?(?:is|installed is) \d",
     re.I,
 )
 
@@ -640,6 +641,8 @@ _REFUSED = re.compile(
     r"\b(?:unable|failed|could not|cannot) (?:to )?parse (?:the )?"
     r"(?:port|address|value|number|int|float|bool)\b|"
     r"\bdoes not exist or is not a\b|must have a unique\b|\bduplicate\b|"
+    # a value larger than what it must fit in: `object store size (186 GB) exceeds /dev/shm size`
+    r"\bexceeds?\b[^.\n]{0,40}\b(?:size|limit|maximum|capacity|available)\b|"
     r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
     r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
     r"greater than|less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
