@@ -1399,3 +1399,15 @@ def test_an_environment_error_inside_the_merger_is_the_environment_not_the_merge
 def test_an_install_request_that_names_the_installed_version_is_a_version_mismatch(message: str) -> None:
     found = classify(message, "ImportError")
     assert found is not None and found.code == "ENV013"
+
+
+def test_a_model_folders_description_missing_from_a_step_folder_is_the_wrong_model_path() -> None:
+    """An adapter path pointing at a training step folder (no adapter_config.json) is a model path
+    error; a weight shard missing under a checkpoint being saved is not."""
+    found = classify("adapter_config.json not found in /ckpt/sft_lora/global_step_600", "FileNotFoundError")
+    assert found is not None and found.code == "CFG017"
+    saving = classify(
+        "No such file or directory: /ckpt/global_step_1/actor/huggingface/model.layers.10.weight.safetensors",
+        "FileNotFoundError",
+    )
+    assert saving is None or saving.code != "CFG017"

@@ -386,6 +386,11 @@ _MODEL_SHAPE = re.compile(
 _CHECKPOINT = re.compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
 
 
+_MODEL_DESCRIPTOR = re.compile(
+    r"(?:^|/)(?:(?:adapter_|generation_|preprocessor_|tokenizer_)?config\.json|tokenizer\.json)$"
+)
+
+
 def _path_missing(message: str, exc_type: str) -> Fallback | None:
     """A path (or a model file's name) the message says is not there: by what it is."""
     if exc_type not in _RAISING | {
@@ -395,6 +400,13 @@ def _path_missing(message: str, exc_type: str) -> Fallback | None:
         "AttributeError",
     } or not _NOT_THERE.search(message):
         return None
+    paths = [m.group(0).rstrip(".,") for m in _PATH_IN_MESSAGE.finditer(message)]
+    named = next((p for p in paths if _MODEL_DESCRIPTOR.search(p)), None)
+    if named is not None and _CHECKPOINT.search(message):
+        # A model folder's description (config.json, adapter_config.json) missing from a training
+        # checkpoint's folder: the step folder was given where a model or adapter folder belongs.
+        # (Weight shards missing there are a save or merge that failed.)
+        return Fallback("CFG017", {"path": named}, f"{_a(exc_type)}: a model file that is not there")
     if _CHECKPOINT.search(message):
         return None  # what a checkpoint holds (state dicts, global_step folders): not a setting
     for m in _PATH_IN_MESSAGE.finditer(message):
