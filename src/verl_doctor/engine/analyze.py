@@ -25,7 +25,7 @@ from verl_doctor.common.records import field, record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase, frame_match
-from verl_doctor.engine.normalize import NODE_LABEL, SRUN_LABEL, Line, Worker, strip_ansi
+from verl_doctor.engine.normalize import BARE_EXCEPTION_ENDS, NODE_LABEL, SRUN_LABEL, Line, Worker, strip_ansi
 from verl_doctor.engine.prefilter import LineSearcher
 from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
 
@@ -552,7 +552,9 @@ class Analyzer:
 
     def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
         own = line.text
-        if line.follow and (len(line.raw) >= WRAPPED_WIDTH or line.text.rstrip().endswith(":")):
+        if line.follow and (
+            len(line.raw) >= WRAPPED_WIDTH or line.text.rstrip().endswith(BARE_EXCEPTION_ENDS)
+        ):
             # A message a terminal wrapped, or one a paste put on the lines after its bare
             # `ImportError:`: its class and its words are read whole.
             pieces = self._continuation(line)

@@ -119,9 +119,11 @@ def report_parts(
         for e in f.evidence
     }
 
+    decisive = by_words | by_env_class
+
     def superseded(f: Finding) -> bool:
         if f.basis == "clue":
-            return any((e.source, e.line) in by_words | by_env_class for e in f.evidence)
+            return any((e.source, e.line) in decisive for e in f.evidence)
         return f.basis.startswith("exception") and (
             (f.source, f.first_line) in by_words
             or ((f.source, f.first_line) in by_shape and f.category != "env")

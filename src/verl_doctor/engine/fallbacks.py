@@ -385,7 +385,7 @@ _MODEL_SHAPE = re.compile(
 # Any mention of a checkpoint: a path near it is not the model's or the data's.
 _CHECKPOINT = re.compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
 
-
+# The files that describe a model or adapter folder (not its weights).
 _MODEL_DESCRIPTOR = re.compile(
     r"(?:^|/)(?:(?:adapter_|generation_|preprocessor_|tokenizer_)?config\.json|tokenizer\.json)$"
 )
@@ -402,15 +402,15 @@ def _path_missing(message: str, exc_type: str) -> Fallback | None:
         return None
     paths = [m.group(0).rstrip(".,") for m in _PATH_IN_MESSAGE.finditer(message)]
     named = next((p for p in paths if _MODEL_DESCRIPTOR.search(p)), None)
-    if named is not None and _CHECKPOINT.search(message):
+    in_checkpoint = _CHECKPOINT.search(message)
+    if named is not None and in_checkpoint:
         # A model folder's description (config.json, adapter_config.json) missing from a training
         # checkpoint's folder: the step folder was given where a model or adapter folder belongs.
         # (Weight shards missing there are a save or merge that failed.)
         return Fallback("CFG017", {"path": named}, f"{_a(exc_type)}: a model file that is not there")
-    if _CHECKPOINT.search(message):
+    if in_checkpoint:
         return None  # what a checkpoint holds (state dicts, global_step folders): not a setting
-    for m in _PATH_IN_MESSAGE.finditer(message):
-        path = m.group(0).rstrip(".,")
+    for path in paths:
         low = path.lower()
         if low.endswith(_DATA_SUFFIXES) and not _MODEL_FILES.search(path):
             return Fallback("CFG013", {"path": path}, f"{_a(exc_type)}: a data file that is not there")
@@ -562,10 +562,10 @@ _ABOUT_DATA_OR_CODE = re.compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
-    # Python refusing a call's arguments: one library calling another's function as another
-    # release spelt it, not a setting the run was given.
     # what a sample holds (an image's aspect ratio), not a setting
     r"\baspect ratio\b|"
+    # Python refusing a call's arguments: one library calling another's function as another
+    # release spelt it, not a setting the run was given.
     r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
     r"\btakes (?:from )?\d+ (?:to \d+ )?positional arguments? but\b|"
     r"\bgot multiple values for (?:keyword )?argument\b",
@@ -749,6 +749,8 @@ def config_check(
     ) or bool(
         _MODEL_PARALLEL.search(message) and (_UNSUPPORTED.search(message) or _USE_ANOTHER.search(message))
     )
+    # A field each sample of verl's dataset must carry (`'name' key is required in interaction_kwargs`).
+    sample_field_missing = package == "verl" and _MISSING.search(message) and _SAMPLE_FIELD.search(message)
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
@@ -780,10 +782,9 @@ def config_check(
             # shows no refused value, splits no batch and asks for no options checks its own
             # state (`execute_fn must be callable`, `15 != 16`), not a setting of the run.
             batch_split = _DIVIDE.search(message) and _BATCH_SIZES.search(message)
-            # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
-            sample_field_missing = _MISSING.search(message) and _SAMPLE_FIELD.search(message)
             # `Configuration must include 'retrieval_service_url'`: one option named in quotes.
             option_missing = _MISSING.search(message) and _QUOTED_OPTION.search(message)
+            # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
             options_missing = (
                 _MISSING.search(message)
                 and sum(1 for o in _OPTION_TOKEN.finditer(message) if "_" in o.group(0)) >= 2
@@ -829,8 +830,8 @@ def config_check(
         )
     if _ON_THIS_GPU.search(message):
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
-    elif package == "verl" and _MISSING.search(message) and _SAMPLE_FIELD.search(message):
-        code = "CFG012"  # what each sample of the dataset must carry
+    elif sample_field_missing:
+        code = "CFG012"
     elif _MISSING.search(message) and not _RECEIVED.search(message):
         code = "CFG011"
     elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):

@@ -30,6 +30,8 @@ _REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]")
 # name (`[node-0] `). Written to read the same with and without re.VERBOSE.
 SRUN_LABEL = r"\d{1,5}:[ ]"
 NODE_LABEL = r"\[[A-Za-z][\w.-]{0,60}\d\][ ]"
+# How an exception line ends when a paste put its message on the lines after it (`ImportError:`).
+BARE_EXCEPTION_ENDS = ("Error:", "Exception:")
 _PREFIXES = re.compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)

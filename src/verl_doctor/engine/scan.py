@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from verl_doctor.engine.normalize import (
+    BARE_EXCEPTION_ENDS,
     RECIPE_ENTRIES,
     RECIPE_MAX_TEXT,
     REWRITE_MARKERS,
@@ -39,8 +40,8 @@ PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
 WRAP_MIN = 40  # a line this long may have been hard-wrapped: the lines after it come along
 FOLLOW_BYTES = 1024  # how much of the lines after it
 FOLLOW_LINES = 3
-DECIDE_BYTES = 64 * 1024
-_BARE_EXCEPTION = (b"Error:", b"Exception:")  # input read before choosing `\r` as the line end
+DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
+_BARE_EXCEPTION = tuple(end.encode() for end in BARE_EXCEPTION_ENDS)
 
 
 class LineScanner:
