@@ -81,7 +81,13 @@ def rule_detail(rule: Rule, lang: str) -> dict[str, Any]:
         "signatures": list(rule.signatures),
         "cause": pick(rule.cause, lang),
         "fixes": [
-            {"step": pick(f.step, lang), "commands": list(f.commands), "verl": f.verl, "when": f.when}
+            {
+                "step": pick(f.step, lang),
+                "commands": list(f.commands),
+                "verl": f.verl,
+                "when": f.when,
+                "unless": f.unless,
+            }
             for f in rule.fixes
         ],
         "pitfalls": [pick(p, lang) for p in rule.pitfalls],

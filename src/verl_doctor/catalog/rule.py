@@ -47,6 +47,7 @@ class Fix:
     commands: tuple[str, ...]
     verl: str | None = None
     when: str | None = None  # shown only when this group was captured
+    unless: str | None = None  # left out when this group was captured
 
 
 @record(frozen=True)
@@ -107,7 +108,7 @@ class Rule:
             facts=tuple(data.get("facts", ())),
             cause=data["cause"],
             fixes=tuple(
-                Fix(f["step"], tuple(f.get("commands", ())), f.get("verl"), f.get("when"))
+                Fix(f["step"], tuple(f.get("commands", ())), f.get("verl"), f.get("when"), f.get("unless"))
                 for f in data["fixes"]
             ),
             pitfalls=tuple(data.get("pitfalls", ())),

@@ -53,6 +53,11 @@ class FixStep(_Strict):
         description="A named group of a signature or fact: the step is shown only when it was captured.",
         pattern=r"^[A-Za-z_]\w*$",
     )
+    unless: str | None = Field(
+        default=None,
+        description="A named group of a signature or fact: the step is left out when it was captured.",
+        pattern=r"^[A-Za-z_]\w*$",
+    )
 
 
 class Clue(_Strict):
@@ -148,8 +153,9 @@ class RuleSpec(_Strict):
     def _when_names_a_group(self) -> RuleSpec:
         patterns = [*self.signatures, *self.warnings, *self.facts]
         for i, fix in enumerate(self.fixes):
-            if fix.when and not any(f"(?P<{fix.when}>" in p for p in patterns):
-                raise ValueError(f"fixes.{i}.when: no signature or fact captures (?P<{fix.when}>...)")
+            for field, name in (("when", fix.when), ("unless", fix.unless)):
+                if name and not any(f"(?P<{name}>" in p for p in patterns):
+                    raise ValueError(f"fixes.{i}.{field}: no signature or fact captures (?P<{name}>...)")
         return self
 
     @model_validator(mode="after")

@@ -8,8 +8,9 @@ import re
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
 # `{?name:text}` shows `text` (which may use `{name}`) only when `name` is known; `{!name:text}`
-# only when it is not (the general reading a specific one replaces).
-_CONDITIONAL = re.compile(r"\{([?!])(\w+):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
+# only when it is not (the general reading a specific one replaces). `{?a,b:text}` shows when
+# any of the names is known, `{!a,b:text}` when none is.
+_CONDITIONAL = re.compile(r"\{([?!])(\w+(?:,\w+)*):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
 
 
 def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = False) -> str:
@@ -27,6 +28,9 @@ def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = Fa
     if "{" not in text:
         return text
     text = _CONDITIONAL.sub(
-        lambda m: m.group(3) if (values.get(m.group(2)) is not None) == (m.group(1) == "?") else "", text
+        lambda m: m.group(3)
+        if any(values.get(name) is not None for name in m.group(2).split(",")) == (m.group(1) == "?")
+        else "",
+        text,
     )
     return _PLACEHOLDER.sub(sub, text)

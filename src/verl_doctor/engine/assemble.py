@@ -289,7 +289,7 @@ def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, s
     for fix in rule.fixes:
         if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
             continue
-        if fix.when and not groups.get(fix.when):
+        if (fix.when and not groups.get(fix.when)) or (fix.unless and groups.get(fix.unless)):
             continue
         notes: tuple[str, ...] = ()
         if overrides:

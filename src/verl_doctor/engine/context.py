@@ -44,6 +44,9 @@ _OVERRIDES = re.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
 _NAME_TOKEN = re.compile(r"[A-Za-z_][\w.]*\w")
 _CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
 _CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# A value chosen by name (`token_k1`, `grpo_passk`, `seq-mean-token-sum`): a check that names it
+# refuses that choice. Plain words (`true`, `auto`, `none`) and numbers name no choice.
+_CHOSEN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+")
 
 
 class ContextCollector:
@@ -168,7 +171,8 @@ class ContextCollector:
         their last part (`staleness_threshold`), a dotted tail (`rollout_correction.rollout_rs`),
         or a section below the top level (`tiled_mlp`, also written as the class `TiledMLP`). A
         check that names a key the user set is about that setting, whether or not the key is one
-        of verl's shipped config keys."""
+        of verl's shipped config keys. A value chosen by name that `text` names (`token_k1`)
+        names its key too."""
         if not self.overrides:
             return []
         from verl_doctor.catalog.verl_keys import is_option_name  # lazily: start-up time
@@ -185,9 +189,19 @@ class ContextCollector:
             named = any(
                 ".".join(parts[i:]) in tokens for i in range(max(0, len(parts) - 3), len(parts) - 1)
             ) or any(is_option_name(part) and part in tokens for part in parts[1:])
-            if named:
+            if named or self._value_named(key, text):
                 found.append(key)
         return found
+
+    def _value_named(self, key: str, text: str) -> bool:
+        """Whether `text` names the value this run chose by name for `key`; the name of the
+        user's own function or class (custom_reward_function.name) is code, not a choice."""
+        value = self.overrides[key]
+        return (
+            _CHOSEN_NAME.fullmatch(value) is not None
+            and "custom" not in key
+            and re.search(rf"\b{re.escape(value)}\b", text) is not None
+        )
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
