@@ -1411,3 +1411,98 @@ def test_a_model_folders_description_missing_from_a_step_folder_is_the_wrong_mod
         "FileNotFoundError",
     )
     assert saving is None or saving.code != "CFG017"
+
+
+def _hydra_tb(path: str, func: str, last: str, command: str = "") -> str:
+    """Hydra composing the config under HYDRA_FULL_ERROR=1: its own frames, then the error."""
+    site = "/usr/local/lib/python3.10/dist-packages/hydra"
+    return (
+        f"{command}\n"
+        "Traceback (most recent call last):\n"
+        f'  File "{site}/_internal/hydra.py", line 105, in run\n'
+        "    cfg = self.compose_config(\n"
+        f'  File "{site}/{path}", line 95, in {func}\n'
+        "    raise ValueError(\n"
+        f"{last}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "last", "code"),
+    [
+        (
+            "core/override_parser/types.py",
+            "__next__",
+            "hydra.errors.HydraException: Invalid range values (start:1, stop:4, step:0)",
+            "CFG016",
+        ),
+        (
+            "_internal/defaults_list.py",
+            "__init__",
+            "ValueError: Config group override must be a string or a list. Got NoneType",
+            "CFG016",
+        ),
+        (
+            "_internal/config_repository.py",
+            "_create_defaults_list",
+            "ValueError: Unsupported item value in defaults : dict. Supported: string or list",
+            "CFG020",
+        ),
+    ],
+)
+def test_an_error_hydra_raised_composing_the_config_is_an_override_or_a_config_file(
+    path: str, func: str, last: str, code: str
+) -> None:
+    """Where in Hydra it was raised says which: applying the overrides, or reading the config
+    files; a command line that sets HYDRA_FULL_ERROR=1 is the command, not Hydra's echo."""
+    command = "$ HYDRA_FULL_ERROR=1 python3 -m verl.trainer.main_ppo --multirun 'trainer.seed=range(1,4,0)'"
+    report = diagnose_text(_hydra_tb(path, func, last, command), _CATALOG)
+    assert [f.rule for f in report.findings][:1] == [code]
+    assert report.findings[0].confidence == "medium"
+    assert not report.unrecognized
+
+
+def test_a_refusal_naming_a_value_the_run_chose_names_that_option() -> None:
+    """`token_k1` is the value of algorithm.rollout_correction.rollout_rs on the command line: a
+    check in verl that names it refuses that choice; a function of the user's named by the
+    message (custom_reward_function.name) is code, not a choice."""
+    command = (
+        "+ python3 -m verl.trainer.main_ppo algorithm.rollout_correction.rollout_rs=token_k1 "
+        "custom_reward_function.name=compute_score\n"
+    )
+    refused = command + _tb(
+        "ValueError: Threshold specification for token_k1 must include lower and upper bounds.",
+        path="/opt/verl/verl/trainer/ppo/rollout_corr_helper.py",
+        func="compute_rollout_rejection_mask",
+    )
+    report = diagnose_text(refused, _CATALOG)
+    assert report.findings and report.findings[0].rule == "CFG014"
+    assert "algorithm.rollout_correction.rollout_rs" in report.findings[0].basis
+    user_code = command + _tb(
+        "AssertionError: GDPO reward key 'format' not found. Make sure your compute_score returns it.",
+        path="/opt/verl/verl/trainer/ppo/core_algos.py",
+        func="compute_gdpo_outcome_advantage",
+    )
+    assert not [f for f in diagnose_text(user_code, _CATALOG).findings if f.rule == "CFG014"]
+
+
+def test_a_value_transformers_refuses_building_the_model_config_is_the_model_folder() -> None:
+    """transformers validating the RoPE parameters of the model's config.json: the model folder,
+    whatever the words; the field it names is the one to look at."""
+    text = _tb(
+        "KeyError: \"Missing required keys in `rope_scaling` for 'rope_type'='yarn': {'factor'}\"",
+        path="/usr/local/lib/python3.10/dist-packages/transformers/modeling_rope_utils.py",
+        func="_check_received_keys",
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG017" and first.confidence == "medium"
+    assert "rope_scaling" in " ".join(first.cause.split())
+
+
+def test_a_layer_share_that_a_quantization_block_does_not_divide_is_the_model_split() -> None:
+    text = _tb(
+        "ValueError: Weight output_partition_size = 1184 is not divisible by weight quantization block_n = 128.",
+        path="/usr/local/lib/python3.10/dist-packages/sglang/srt/layers/quantization/fp8.py",
+        func="create_weights",
+    )
+    assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG010"

@@ -23,3 +23,10 @@ def test_an_unknown_name_takes_its_fallback_or_stays_for_commands() -> None:
     assert fill_placeholders("ls {path|/abs/model}", {}) == "ls /abs/model"
     assert fill_placeholders("ls {path}", {}) == "ls ?"
     assert fill_placeholders("ls {path}", {}, keep_unknown=True) == "ls {path}"
+
+
+def test_a_conditional_over_several_names_shows_when_any_or_none_was_captured() -> None:
+    text = "{?a,b:some}{!a,b:none}"
+    assert fill_placeholders(text, {}) == "none"
+    assert fill_placeholders(text, {"b": "x"}) == "some"
+    assert fill_placeholders(text, {"a": "x", "b": "y"}) == "some"

@@ -659,10 +659,14 @@ class Analyzer:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
         by the message's words."""
-        if exc.type not in _CONFIG_CHECK_TYPES and exc.type != "ZeroDivisionError":
-            return False
         last = self._innermost.get(line.worker.key())
         if last is None or not 0 <= line.number - last[0] <= 4:
+            return False
+        if last[1].package == "hydra":
+            from verl_doctor.engine.fallbacks import hydra_composition
+
+            return self._credit(line, hydra_composition(exc.type, last[1].path, last[1].func))
+        if exc.type not in _CONFIG_CHECK_TYPES and exc.type != "ZeroDivisionError":
             return False
         if exc.type == "ZeroDivisionError":
             return self._divided_by_setting(line, last[1])
@@ -688,6 +692,11 @@ class Analyzer:
             return False
         if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):
             return True
+        if package == "transformers" and not self.context.set_keys_named_in(message):
+            from verl_doctor.engine.fallbacks import model_config_refused
+
+            if self._credit(line, model_config_refused(exc.type, message, last[1].path)):
+                return True
         # The options are those the exception's own line names: the lines read as its wrapped
         # rest may be another record's (a paste's last line, then the next run's command).
         options = self._options_named(message if own is None else own, statement) if package == "verl" else []

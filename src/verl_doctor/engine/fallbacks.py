@@ -505,6 +505,51 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
     return True
 
 
+# Hydra composing the config: its code that parses and applies the command line's overrides
+# (a sweep's range, `critic=null` for a config group), and its code that reads the config files
+# and their defaults lists (a primary config of the user's own).
+_HYDRA_OVERRIDES = re.compile(
+    r"/hydra/(?:core/override_parser/|_internal/core_plugins/basic_sweeper\.py:|"
+    r"_internal/config_loader_impl\.py:(?:validate_sweep_overrides_legal|_apply_overrides_to_config)$|"
+    r"_internal/defaults_list\.py:(?:__init__|ensure_overrides_used|ensure_deletions_used|"
+    r"set_known_choice|_update_overrides)$)"
+)
+_HYDRA_CONFIG_FILES = re.compile(
+    r"/hydra/_internal/(?:config_repository\.py|config_loader_impl\.py|defaults_list\.py|"
+    r"config_search_path_impl\.py|core_plugins/\w+_config_source\.py):"
+)
+
+
+def hydra_composition(exc_type: str, path: str, func: str) -> Fallback | None:
+    """An error no signature knows, raised by Hydra while it composed the run's config: the
+    overrides (CFG016) or the config files it reads (CFG020), told by where it was raised."""
+    where = path.replace("\\", "/") + ":" + func
+    if _HYDRA_OVERRIDES.search(where):
+        return Fallback("CFG016", {}, f"{_a(exc_type)} raised by Hydra applying the overrides ({func})")
+    if _HYDRA_CONFIG_FILES.search(where):
+        return Fallback("CFG020", {}, f"{_a(exc_type)} raised by Hydra reading the config files ({func})")
+    return None
+
+
+# transformers building a model's config class from its config.json: the config classes and the
+# RoPE parameter checks they run.
+_MODEL_CONFIG_CODE = re.compile(
+    r"/transformers/(?:configuration_utils\.py|modeling_rope_utils\.py|models/\w+/configuration_\w+\.py)$"
+)
+_FIELD_QUOTED = re.compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
+
+
+def model_config_refused(exc_type: str, message: str, path: str) -> Fallback | None:
+    """A value transformers refuses while building the model's config (`Missing required keys in
+    `rope_scaling``): the model folder's config.json describes the model in a way this
+    transformers does not accept."""
+    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")):
+        return None
+    field = _FIELD_QUOTED.search(message)
+    groups = {"field": field.group("field")} if field else {}
+    return Fallback("CFG017", groups, f"{_a(exc_type)} raised by transformers building the model's config")
+
+
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
 _OPTION_TOKEN = re.compile(
     r"(?<![\w/.-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|"
@@ -627,7 +672,9 @@ _MODEL_SPLIT = (
     r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|pipelin(?:ing|eing)\b|pipeline stages?|"
     r"context[ _-]parallel|ulysses|"
     r"sequence[ _-]parallel|expert[ _-]parallel|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b|"
-    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp"
+    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|"
+    # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
+    r"\b(?:input|output)_partition_sizes?\b"
 )
 _PARALLEL = re.compile(_MODEL_SPLIT + r"|data[ _-]parallel|world[ _]size|\bdp(?:_size)?\b", re.I)
 _MODEL_PARALLEL = re.compile(_MODEL_SPLIT + r"|attention heads|num_heads", re.I)

@@ -29,7 +29,7 @@ _FRAME = re.compile(
     r'(?:File "|^\s*(?=[\w.~/\\-]+\.py", line ))(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)'
 )
 _ECHO = re.compile(
-    r"Error executing job with overrides|HYDRA_FULL_ERROR|ActorDiedError|"
+    r"Error executing job with overrides|environment variable HYDRA_FULL_ERROR|ActorDiedError|"
     r"The actor died (?:because of an error raised in its creation task|unexpectedly)|"
     r"Exception raised in creation task|Unhandled error \(suppress with|ChildFailedError"
 )
@@ -45,7 +45,6 @@ _WRAPPER_TYPES = {
     "ActorDiedError",
     "RayActorError",
     "ChildFailedError",
-    "HydraException",
     "InstantiationException",
 }
 
