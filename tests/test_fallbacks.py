@@ -1506,3 +1506,18 @@ def test_a_layer_share_that_a_quantization_block_does_not_divide_is_the_model_sp
         func="create_weights",
     )
     assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG010"
+
+
+def test_an_envelope_naming_distbackenderror_with_its_message_cut_is_an_nccl_failure() -> None:
+    """The barrier warning before it stays a warning; the failed NCCL call is the answer."""
+    text = (
+        "(WorkerDict pid=5644) [rank0]:[W831 14:46:12.241792627 ProcessGroupNCCL.cpp:4718] [PG ID 0 PG GUID 0 "
+        "Rank 0]  using GPU 0 as device used by this process is currently unknown. This can potentially cause "
+        "a hang if this rank to GPU mapping is incorrect.\n"
+        "ray.exceptions.RayTaskError(DistBackendError): ray::WorkerDict.ref_init_model() (pid=5645, ip=10.0.0.3)\n"
+        '  File "/opt/verl/verl/workers/fsdp_workers.py", line 233, in _build_model_optimizer\n'
+        "    torch.distributed.barrier()\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings][:1] == ["DIST007"]
+    assert report.findings[0].confidence == "medium"

@@ -109,6 +109,12 @@ def envelope_class(inner: str) -> Fallback | None:
         return Fallback(
             "DIST003", {}, f"a Ray envelope naming {inner}; the death's own message is not in the log"
         )
+    if inner == "DistBackendError":  # torch's error for a failed NCCL call; its words say which
+        return Fallback(
+            "DIST007",
+            {},
+            "a Ray envelope naming DistBackendError (an NCCL call failed); its own message is not in the log",
+        )
     return None
 
 
