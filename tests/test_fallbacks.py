@@ -1521,3 +1521,13 @@ def test_an_envelope_naming_distbackenderror_with_its_message_cut_is_an_nccl_fai
     report = diagnose_text(text, _CATALOG)
     assert [f.rule for f in report.findings][:1] == ["DIST007"]
     assert report.findings[0].confidence == "medium"
+
+
+def test_a_library_named_like_a_distribution_that_a_feature_requires_is_a_missing_package() -> None:
+    """transformers runs its two sentences together (`libraryPlease`)."""
+    found = classify(
+        "Using fbgemm fp8 quantization requires fbgemm-gpu libraryPlease install the latest version of "
+        "fbgemm-gpu library by following : https://pytorch.org/FBGEMM/",
+        "ImportError",
+    )
+    assert found is not None and (found.code, found.groups.get("pkg")) == ("ENV009", "fbgemm-gpu")

@@ -213,6 +213,9 @@ _INSTALL_NEEDED = re.compile(
     r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed"
     r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
     r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
+    # `requires fbgemm-gpu library` (transformers runs it into the next sentence: `libraryPlease`):
+    # a name spelt like a distribution (a hyphen, underscore or digit)
+    r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
     r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b",
     re.I,
 )
