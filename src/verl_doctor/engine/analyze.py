@@ -658,7 +658,7 @@ class Analyzer:
     def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
-        by the message's words."""
+        by the message's words. One raised by Hydra composing the config is told by where."""
         last = self._innermost.get(line.worker.key())
         if last is None or not 0 <= line.number - last[0] <= 4:
             return False
