@@ -183,3 +183,37 @@ def test_a_bare_exception_line_reads_its_message_from_the_lines_after_it() -> No
         "It appears that Fp8LinearOp may have been removed.\n"
     )
     assert _first(text) == "ENV004"
+
+
+_PREEMPTED = (
+    "(WorkerDict pid=44102) WARNING 06-30 02:03:44 [scheduler.py:1768] Sequence group 1533 is preempted by "
+    "PreemptionMode.RECOMPUTE mode because there is not enough KV cache space. This can affect the "
+    "end-to-end performance."
+)
+_WATCHDOG = (
+    "[rank6]:[E429 13:55:49.384372190 ProcessGroupNCCL.cpp:1743] [PG ID 0 PG GUID 0(default_pg) Rank 6] "
+    "ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in monitoring "
+    "enqueued collectives."
+)
+
+
+@pytest.mark.parametrize("width", [80, 85, 90, 95, 100, 105, 110, 115, 120, 130])
+def test_a_message_whose_words_a_terminal_cut_anywhere_still_matches(width: int) -> None:
+    """Wherever the cut falls (before the words a rule keys on, or after them), the lines are
+    read together: the line before a continuation, and the one after a cut line. (A cut through
+    the few bytes the prefilter searches for, at 125 columns in the watchdog message, is not
+    found: the prefilter sees neither line.)"""
+    warned = diagnose_text(_wrap(_PREEMPTED, width), _CATALOG).warnings
+    assert [w.rule for w in warned][:1] == ["FLOW004"]
+    assert _first(_wrap(_WATCHDOG, width)) == "FLOW002"
+    assert _first(_wrap(_GPUS, width)) == "CFG003"
+
+
+def test_a_continuation_line_is_not_joined_to_a_record_of_its_own_before_it() -> None:
+    """A line that begins a record (a worker prefix, a timestamp) is not the rest of the line
+    before it, however long that one is."""
+    head = "(TaskRunner pid=2231) step:3 - actor/entropy:0.41 - actor/pg_loss:0.02 - critic/score/mean:0.3 - timing"
+    text = (
+        head + "\n(TaskRunner pid=2231) is less than total desired GPUs 8. Please check your resource pool\n"
+    )
+    assert _first(text) is None

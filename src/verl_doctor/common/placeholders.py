@@ -28,9 +28,11 @@ def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = Fa
     if "{" not in text:
         return text
     text = _CONDITIONAL.sub(
-        lambda m: m.group(3)
-        if any(values.get(name) is not None for name in m.group(2).split(",")) == (m.group(1) == "?")
-        else "",
+        lambda m: (
+            m.group(3)
+            if any(values.get(name) is not None for name in m.group(2).split(",")) == (m.group(1) == "?")
+            else ""
+        ),
         text,
     )
     return _PLACEHOLDER.sub(sub, text)

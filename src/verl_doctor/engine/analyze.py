@@ -25,7 +25,15 @@ from verl_doctor.common.records import field, record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase, frame_match
-from verl_doctor.engine.normalize import BARE_EXCEPTION_ENDS, NODE_LABEL, SRUN_LABEL, Line, Worker, strip_ansi
+from verl_doctor.engine.normalize import (
+    BARE_EXCEPTION_ENDS,
+    NEW_RECORD,
+    NODE_LABEL,
+    SRUN_LABEL,
+    Line,
+    Worker,
+    strip_ansi,
+)
 from verl_doctor.engine.prefilter import LineSearcher
 from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
 
@@ -50,15 +58,6 @@ FRAME_LOOKBACK = 80
 WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wrapped
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
-# What starts a new log record rather than continuing a wrapped one.
-_NEW_RECORD = re.compile(
-    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|"
-    r"Traceback |File \"|line \d+, in \w|During handling|"
-    r"The above exception|Error executing job|Set the environment variable HYDRA_FULL_ERROR|"
-    r"Error in call to target|Exception in thread|Fatal Python error|srun: |"
-    r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
-    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
-)
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
 # `[node-0] `.
 _PREFIX = re.compile(rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL})+")
@@ -192,7 +191,9 @@ class Analyzer:
         text = line.text
         verdict = self.memo.verdict(text, line.is_config, line)
         if verdict is None:
-            return []
+            # A line kept for a literal that a hard wrap cut across its edge: only a joined
+            # reading can match.
+            return (self._wrapped_hits(line, None) or []) if line.cut else []
         kinds = verdict.kinds
         if "context" in kinds or line.is_config or "frame" in kinds:
             self.context.add(line)
@@ -245,8 +246,8 @@ class Analyzer:
                     new.append(code)
         for ri in verdict.facts:
             self._fact(ri, line, verdict)
-        if not hit_any and line.follow and fr is None:
-            joined = self._rejoined(line, env)
+        if not hit_any and fr is None:
+            joined = self._wrapped_hits(line, env)
             if joined is not None:
                 return new + joined
         if verdict.envelope_echo and env is not None:
@@ -259,6 +260,25 @@ class Analyzer:
         elif not hit_any and "exception" in kinds and "Error in call to target" in text:
             self._config_class_refused(line)
         return new
+
+    def _wrapped_hits(self, line: Line, env: Any) -> list[str] | None:
+        """Signatures tried on the line joined with the lines that continue it and, when it goes
+        on a message a hard wrap began on the line before, with that line too; None when no
+        joined reading hits."""
+        if line.follow:
+            joined = self._rejoined(line, env, self._joined(line))
+            if joined is not None:
+                return joined
+        if not line.before or NEW_RECORD.match(strip_ansi(line.raw)):
+            return None
+        start = strip_ansi(line.before).rstrip("\r")
+        exact = self._continuation(line, exact=True) if line.follow else []
+        rest = [p.strip() for p in exact]
+        # A terminal's wrap keeps every character; a page's may have cut at a space it dropped.
+        variants = [start + strip_ansi(line.raw) + "".join(exact)]
+        for v in (start + line.text, start + " " + line.text):
+            variants += [v + sep + sep.join(rest) for sep in ("", " ")] if rest else [v]
+        return self._rejoined(line, env, variants)
 
     def _wrapped_frame(self, line: Line, fr: Frame | None) -> tuple[Frame | None, str]:
         """The frame a terminal's hard wrap split over lines (`..., line` / `418, in load_model`),
@@ -288,17 +308,21 @@ class Analyzer:
         return any(self._excluded(rule, replace(line, text=v, follow="")) for v in variants)
 
     def _joined(self, line: Line) -> list[str]:
-        """`line` joined with the lines that continue it, read as a wrap mid-word and at a space;
-        empty when nothing continues it."""
-        pieces = self._continuation(line)
-        if not pieces:
+        """`line` joined with the lines that continue it, read as a terminal's wrap (every
+        character kept), a wrap mid-word and one at a space; empty when nothing continues it."""
+        exact = self._continuation(line, exact=True)
+        if not exact:
             return []
-        return [line.text + "".join(pieces), line.text + " " + " ".join(pieces)]
+        pieces = [p.strip() for p in exact]
+        variants = [line.text + "".join(pieces), line.text + " " + " ".join(pieces)]
+        # Two cuts may have fallen one mid-word and one at a space: as the terminal printed them.
+        return [line.text + "".join(exact), *variants] if len(exact) > 1 else variants
 
-    def _continuation(self, line: Line) -> list[str]:
+    def _continuation(self, line: Line, exact: bool = False) -> list[str]:
         """The lines after `line` that continue its message: a terminal's or web page's hard wrap
         (mid-word or at a space), lines past a `...<N lines>...` elision, or lines under the same
-        worker prefix (Ray prefixes every line of a message with a newline in it)."""
+        worker prefix (Ray prefixes every line of a message with a newline in it). `exact` keeps
+        their spaces at both ends."""
         pieces: list[str] = []
         own = _PREFIX.match(line.raw)
         own_prefix = own.group(0).strip() if own else None
@@ -310,15 +334,14 @@ class Analyzer:
                     piece = piece[theirs.end() :]
             if _ELISION.match(piece):
                 continue
-            if not piece.strip() or _NEW_RECORD.match(piece) or _PROGRESS_BAR.search(piece):
+            if not piece.strip() or NEW_RECORD.match(piece) or _PROGRESS_BAR.search(piece):
                 break
-            pieces.append(piece.strip())
+            pieces.append(piece if exact else piece.strip())
         return pieces
 
-    def _rejoined(self, line: Line, env: Any) -> list[str] | None:
-        """Signatures tried on the line joined with the lines that continue it. None when no
-        joined form hits; else the codes first found."""
-        variants = self._joined(line)
+    def _rejoined(self, line: Line, env: Any, variants: list[str]) -> list[str] | None:
+        """Signatures tried on the line joined with the lines that continue it (or with the line
+        it continues). None when no joined form hits; else the codes first found."""
         for variant in variants:
             present = self.searcher.present(variant)
             sigs: dict[int, set[int]] = {}
@@ -326,6 +349,8 @@ class Analyzer:
                 for t in self.catalog.targets[li]:
                     if t.kind == "sig" and t.rule >= 0:
                         sigs.setdefault(t.rule, set()).add(t.index)
+            if not sigs:
+                continue
             joined = replace(line, text=variant, follow="")
             new: list[str] = []
             hit = False

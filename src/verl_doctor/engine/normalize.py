@@ -32,6 +32,15 @@ SRUN_LABEL = r"\d{1,5}:[ ]"
 NODE_LABEL = r"\[[A-Za-z][\w.-]{0,60}\d\][ ]"
 # How an exception line ends when a paste put its message on the lines after it (`ImportError:`).
 BARE_EXCEPTION_ENDS = ("Error:", "Exception:")
+# What starts a new log record rather than continuing a hard-wrapped one.
+NEW_RECORD = re.compile(
+    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|"
+    r"Traceback |File \"|line \d+, in \w|During handling|"
+    r"The above exception|Error executing job|Set the environment variable HYDRA_FULL_ERROR|"
+    r"Error in call to target|Exception in thread|Fatal Python error|srun: |"
+    r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
+    r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
+)
 _PREFIXES = re.compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
@@ -96,6 +105,8 @@ class Line:
     repeats: int  # extra copies Ray folded into this line ('[repeated Nx across cluster]')
     is_config: bool  # config dump, shell trace: never evidence of an error
     follow: str = ""  # the next physical lines, raw: a message a terminal or page wrapped goes on there
+    before: str = ""  # the line before, raw, when it may have been wrapped into this one
+    cut: bool = False  # kept only for a literal that runs across its edge into a line next to it
 
 
 # Every sequence _ANSI removes starts with ESC, an 8-bit CSI, or this remnant; searching for it
@@ -136,6 +147,7 @@ def normalize(
     stripped: str | None = None,
     follow: str = "",
     masked: bytes | None = None,
+    before: str = "",
 ) -> Line:
     """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off).
 
@@ -162,7 +174,7 @@ def normalize(
             recipe = recipes[key] = _recipe(text)
         start, end, spans, is_config = recipe
         worker = NO_WORKER if spans is None else _worker_at(text, spans)
-        return Line(source, number, text[start:end], raw, worker, 0, is_config, follow)
+        return Line(source, number, text[start:end], raw, worker, 0, is_config, follow, before)
     if "](http" in text:
         text = _AUTOLINK.sub(r"\1", text)
     repeats = 0
@@ -179,7 +191,7 @@ def normalize(
     if "Error executing job with overrides" in text:
         text = _OVERRIDES.sub(r"\1[...]", text)
     is_config = bool(_CONFIG_DUMP.match(text) or _SHELL_TRACE.match(text))
-    return Line(source, number, text, raw, worker, repeats, is_config, follow)
+    return Line(source, number, text, raw, worker, repeats, is_config, follow, before)
 
 
 def _recipe(text: str) -> Recipe:

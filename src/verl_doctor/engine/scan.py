@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from verl_doctor.common.records import replace
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
+    NEW_RECORD,
     RECIPE_ENTRIES,
     RECIPE_MAX_TEXT,
     REWRITE_MARKERS,
@@ -40,6 +42,10 @@ PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
 WRAP_MIN = 40  # a line this long may have been hard-wrapped: the lines after it come along
 FOLLOW_BYTES = 1024  # how much of the lines after it
 FOLLOW_LINES = 3
+# A line no anchor was found in, this long or longer, may have been hard-wrapped into the
+# candidate after it (the anchor fell past the cut): that line keeps its last BEFORE_BYTES.
+BEFORE_MIN = 76
+BEFORE_BYTES = 1024
 DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 _BARE_EXCEPTION = tuple(end.encode() for end in BARE_EXCEPTION_ENDS)
 
@@ -135,8 +141,8 @@ class LineScanner:
                 item[3] += more[: FOLLOW_BYTES - len(item[3])]
                 item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
         while self._waiting and (self._waiting[0][4] or final):
-            line_no, raw, prefix, follow, _, stripped, masked = self._waiting.pop(0)
-            yield self._line(line_no, raw, prefix, follow, stripped, masked)
+            line_no, raw, prefix, follow, _, stripped, masked, before, cut = self._waiting.pop(0)
+            yield self._line(line_no, raw, prefix, follow, stripped, masked, before, cut)
 
     def _line(
         self,
@@ -146,10 +152,15 @@ class LineScanner:
         follow: bytes,
         stripped: str | None,
         masked: bytes | None,
+        before: bytes = b"",
+        cut: bool = False,
     ) -> Line:
-        """The normalized candidate line, with the raw bytes that follow it."""
+        """The normalized candidate line, with the raw bytes that follow it (and those of the
+        line before it, when that one may have been wrapped into it)."""
         text = follow.decode("utf-8", "replace")
-        return normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked)
+        back = before.decode("utf-8", "replace") if before else ""
+        line = normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked, back)
+        return replace(line, cut=True) if cut else line
 
     def _may_match(self, raw: str) -> tuple[str, bytes | None] | None:
         """`raw` without colour codes (and its digit-masked form, when short enough to be
@@ -173,6 +184,28 @@ class LineScanner:
                     decided.clear()
                 decided[masked] = keep
         return (text, masked) if keep else None
+
+    def _kept_across(
+        self, buf: bytes | bytearray, before: bytes, raw: str, hi: int, le: int, end: int
+    ) -> bool:
+        """Whether a literal runs across this line's edge: into it from the line before (when
+        that one, holding none, may have been wrapped into it) or on into the line after it
+        (when this one may have been wrapped, and the line after goes on with it)."""
+        literals = self.literals
+        assert literals is not None
+        text = strip_ansi(raw)
+        if (
+            before
+            and not NEW_RECORD.match(text)
+            and _kept(strip_ansi(before.decode("utf-8", "replace")) + text, literals)
+        ):
+            return True
+        if hi != le or len(raw) < BEFORE_MIN or le >= end:
+            return False
+        stop = min(end, le + 1 + FOLLOW_BYTES)
+        nxt = buf.find(b"\n", le + 1, stop)
+        after = strip_ansi(bytes(buf[le + 1 : nxt if nxt >= 0 else stop]).decode("utf-8", "replace"))
+        return not NEW_RECORD.match(after) and _kept(text + after, literals) and not _kept(after, literals)
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
@@ -203,6 +236,7 @@ class LineScanner:
             starts = self.searcher.starts(view)
         counted, line_no = begin, self.line_no
         seg_end = -1
+        taken_end = -1  # where the last line kept for its own literals ended
         prefix_src = self._long_prefix
         for s in starts:
             s += begin
@@ -232,12 +266,27 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
+            before = b""
+            if count_lines and ls > begin and ls - 1 != taken_end and lo == ls:
+                # The line before, if it held no literal of its own and is long enough to have
+                # been hard-wrapped into this one.
+                window = max(begin, ls - 1 - BEFORE_BYTES)
+                prev_start = buf.rfind(b"\n", window, ls - 1) + 1 or window  # (its tail, if longer)
+                if ls - 1 - prev_start >= BEFORE_MIN:
+                    before = bytes(buf[prev_start : ls - 1])
             stripped = masked = None
+            cut = False
             if self.literals is not None:
                 kept = self._may_match(raw)
                 if kept is None:
-                    continue
+                    # A literal a hard wrap cut in two is whole across the lines; the line after
+                    # this one keeps it as the line before.
+                    if not self._kept_across(buf, before, raw, hi, le, end):
+                        continue
+                    kept, cut = (strip_ansi(raw), None), True
                 stripped, masked = kept
+            if not cut:
+                taken_end = le
             follow = b""
             # A line that may have been hard-wrapped, or a bare `ImportError:` whose message a
             # paste put on the lines after it, brings those lines along.
@@ -252,12 +301,12 @@ class LineScanner:
                 follow_end = min(end, le + 1 + FOLLOW_BYTES)
                 follow = bytes(buf[le + 1 : follow_end])
                 if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
-                    self._waiting.append([line_no, raw, prefix, follow, False, stripped, masked])
+                    self._waiting.append([line_no, raw, prefix, follow, False, stripped, masked, before, cut])
                     continue
             if self._waiting:
-                self._waiting.append([line_no, raw, prefix, follow, True, stripped, masked])
+                self._waiting.append([line_no, raw, prefix, follow, True, stripped, masked, before, cut])
                 continue
-            yield self._line(line_no, raw, prefix, follow, stripped, masked)
+            yield self._line(line_no, raw, prefix, follow, stripped, masked, before, cut)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)
 
