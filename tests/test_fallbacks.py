@@ -1531,3 +1531,13 @@ def test_a_library_named_like_a_distribution_that_a_feature_requires_is_a_missin
         "ImportError",
     )
     assert found is not None and (found.code, found.groups.get("pkg")) == ("ENV009", "fbgemm-gpu")
+
+
+def test_a_refused_value_that_is_empty_is_a_setting_left_unset() -> None:
+    """`--nproc_per_node=$NGPU` with NGPU unset: torchrun refuses '' as a number."""
+    text = _tb(
+        "ValueError: invalid literal for int() with base 10: ''",
+        path="/usr/local/lib/python3.10/dist-packages/torch/distributed/run.py",
+        func="determine_local_world_size",
+    )
+    assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG011"

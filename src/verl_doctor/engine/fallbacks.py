@@ -888,7 +888,7 @@ def config_check(
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
     elif sample_field_missing:
         code = "CFG012"
-    elif _MISSING.search(message) and not _RECEIVED.search(message):
+    elif (_MISSING.search(message) and not _RECEIVED.search(message)) or _EMPTY_VALUE.search(message):
         code = "CFG011"
     elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
         code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
@@ -910,6 +910,9 @@ def config_check(
     return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
 
 
+# The value refused is empty (`invalid literal for int() with base 10: ''`, `nproc_per_node value: `):
+# a setting left unset (a shell variable that expanded to nothing), not a wrong value.
+_EMPTY_VALUE = re.compile(r"""(?::\s*(?:''|"")|\bvalue:)\s*$""")
 # What a run chooses by a setting: a refusal that names one (`not supported in remote reward
 # manager`) refuses that choice, not how code calls verl (`Indexing with <class 'str'>`).
 _A_CHOICE = re.compile(
