@@ -271,7 +271,7 @@ class Analyzer:
                 return joined
         if not line.before or NEW_RECORD.match(strip_ansi(line.raw)):
             return None
-        start = strip_ansi(line.before).rstrip("\r")
+        start = strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
         exact = self._continuation(line, exact=True) if line.follow else []
         rest = [p.strip() for p in exact]
         # A terminal's wrap keeps every character; a page's may have cut at a space it dropped.

@@ -105,7 +105,9 @@ class Line:
     repeats: int  # extra copies Ray folded into this line ('[repeated Nx across cluster]')
     is_config: bool  # config dump, shell trace: never evidence of an error
     follow: str = ""  # the next physical lines, raw: a message a terminal or page wrapped goes on there
-    before: str = ""  # the line before, raw, when it may have been wrapped into this one
+    # The line before, raw (bytes: read only when no signature hits the line alone), when it may
+    # have been wrapped into this one.
+    before: bytes = b""
     cut: bool = False  # kept only for a literal that runs across its edge into a line next to it
 
 
@@ -147,7 +149,7 @@ def normalize(
     stripped: str | None = None,
     follow: str = "",
     masked: bytes | None = None,
-    before: str = "",
+    before: bytes = b"",
 ) -> Line:
     """Normalize `raw` (one line or one `\\r` segment; `prefix` is its line's start if cut off).
 

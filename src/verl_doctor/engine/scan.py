@@ -158,8 +158,7 @@ class LineScanner:
         """The normalized candidate line, with the raw bytes that follow it (and those of the
         line before it, when that one may have been wrapped into it)."""
         text = follow.decode("utf-8", "replace")
-        back = before.decode("utf-8", "replace") if before else ""
-        line = normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked, back)
+        line = normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked, before)
         return replace(line, cut=True) if cut else line
 
     def _may_match(self, raw: str) -> tuple[str, bytes | None] | None:
