@@ -655,7 +655,9 @@ _MISSING = re.compile(
     r"\bmust (?:include|define|have) (?:an? |the )?['\"`]?[a-z]+_[a-z_]+\b|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)|"
     # `GDPO requires 'algorithm.gdpo_reward_keys' listing ...`: a dotted option it needs
-    r"\brequires? ['\"`]?[a-z_]+(?:\.[a-z_]+)+['\"`]?(?! to be| =)",
+    r"\brequires? ['\"`]?[a-z_]+(?:\.[a-z_]+)+['\"`]?(?! to be| =)|"
+    # `No teacher configured for routing key 'math'`
+    r"\bno \w+ (?:is )?configured for\b",
     re.I,
 )
 # A refusal that blames the GPU (`only supports sm75 and above`, `not support fp8 kv-cache on this
