@@ -30,6 +30,7 @@ from verl_doctor.engine.normalize import (
     NEW_RECORD,
     NODE_LABEL,
     SRUN_LABEL,
+    WRAPPED_WIDTH,
     Line,
     Worker,
     strip_ansi,
@@ -55,7 +56,6 @@ MAX_UNRECOGNIZED = 20
 MAX_ENVELOPES = 64
 MAX_ECHOES = 64  # distinct echoes kept (the report shows five)
 FRAME_LOOKBACK = 80
-WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wrapped
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's

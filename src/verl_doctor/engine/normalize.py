@@ -30,6 +30,7 @@ _REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]")
 # name (`[node-0] `). Written to read the same with and without re.VERBOSE.
 SRUN_LABEL = r"\d{1,5}:[ ]"
 NODE_LABEL = r"\[[A-Za-z][\w.-]{0,60}\d\][ ]"
+WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wrapped
 # How an exception line ends when a paste put its message on the lines after it (`ImportError:`).
 BARE_EXCEPTION_ENDS = ("Error:", "Exception:")
 # What starts a new log record rather than continuing a hard-wrapped one.

@@ -22,6 +22,7 @@ from verl_doctor.engine.normalize import (
     RECIPE_ENTRIES,
     RECIPE_MAX_TEXT,
     REWRITE_MARKERS,
+    WRAPPED_WIDTH,
     Line,
     Recipe,
     mask_digits,
@@ -42,9 +43,9 @@ PARALLEL_BYTES = 256 * 1024  # blocks this large search anchor groups on threads
 WRAP_MIN = 40  # a line this long may have been hard-wrapped: the lines after it come along
 FOLLOW_BYTES = 1024  # how much of the lines after it
 FOLLOW_LINES = 3
-# A line no anchor was found in, this long or longer, may have been hard-wrapped into the
-# candidate after it (the anchor fell past the cut): that line keeps its last BEFORE_BYTES.
-BEFORE_MIN = 76
+# A line that held no literal of its own, WRAPPED_WIDTH long or longer, may have been hard-wrapped
+# into the candidate after it (the words a rule keys on fell past the cut): that candidate keeps
+# its last BEFORE_BYTES.
 BEFORE_BYTES = 1024
 DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 _BARE_EXCEPTION = tuple(end.encode() for end in BARE_EXCEPTION_ENDS)
@@ -199,7 +200,7 @@ class LineScanner:
             and _kept(strip_ansi(before.decode("utf-8", "replace")) + text, literals)
         ):
             return True
-        if hi != le or len(raw) < BEFORE_MIN or le >= end:
+        if hi != le or len(raw) < WRAPPED_WIDTH or le >= end:
             return False
         stop = min(end, le + 1 + FOLLOW_BYTES)
         nxt = buf.find(b"\n", le + 1, stop)
@@ -271,7 +272,7 @@ class LineScanner:
                 # been hard-wrapped into this one.
                 window = max(begin, ls - 1 - BEFORE_BYTES)
                 prev_start = buf.rfind(b"\n", window, ls - 1) + 1 or window  # (its tail, if longer)
-                if ls - 1 - prev_start >= BEFORE_MIN:
+                if ls - 1 - prev_start >= WRAPPED_WIDTH:
                     before = bytes(buf[prev_start : ls - 1])
             stripped = masked = None
             cut = False
