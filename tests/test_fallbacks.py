@@ -1541,3 +1541,14 @@ def test_a_refused_value_that_is_empty_is_a_setting_left_unset() -> None:
         func="determine_local_world_size",
     )
     assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG011"
+
+
+def test_a_node_count_that_must_be_above_zero_is_a_count_left_unset() -> None:
+    """`NNODES=${SLURM_NNODES:-0}` outside an allocation: torchrun refuses 0 nodes, read like a
+    separate pool's size left at its default 0."""
+    text = _tb(
+        "ValueError: The minimum number of rendezvous nodes (0) must be greater than zero.",
+        path="/usr/local/lib/python3.10/dist-packages/torch/distributed/elastic/rendezvous/api.py",
+        func="__init__",
+    )
+    assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG011"

@@ -890,7 +890,11 @@ def config_check(
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
     elif sample_field_missing:
         code = "CFG012"
-    elif (_MISSING.search(message) and not _RECEIVED.search(message)) or _EMPTY_VALUE.search(message):
+    elif (
+        (_MISSING.search(message) and not _RECEIVED.search(message))
+        or _EMPTY_VALUE.search(message)
+        or _COUNT_LEFT_AT_ZERO.search(message)
+    ):
         code = "CFG011"
     elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
         code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
@@ -915,6 +919,14 @@ def config_check(
 # The value refused is empty (`invalid literal for int() with base 10: ''`, `nproc_per_node value: `):
 # a setting left unset (a shell variable that expanded to nothing), not a wrong value.
 _EMPTY_VALUE = re.compile(r"""(?::\s*(?:''|"")|\bvalue:)\s*$""")
+# A count of nodes, GPUs or processes that must be above zero: left at its default 0 (a separate
+# pool's size) or taken from a variable that was not set (`NNODES=${SLURM_NNODES:-0}`), as the
+# rules for verl's pool sizes read it.
+_COUNT_LEFT_AT_ZERO = re.compile(
+    r"\b(?:n_?nodes|nodes|n_gpus\w*|gpus|nproc\w*|processes|replicas)\b[^.]{0,80}?"
+    r"must be (?:greater than (?:zero|0)|> ?0|positive|at least 1)\b",
+    re.I,
+)
 # What a run chooses by a setting: a refusal that names one (`not supported in remote reward
 # manager`) refuses that choice, not how code calls verl (`Indexing with <class 'str'>`).
 _A_CHOICE = re.compile(
