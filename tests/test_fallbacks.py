@@ -1552,3 +1552,134 @@ def test_a_node_count_that_must_be_above_zero_is_a_count_left_unset() -> None:
         func="__init__",
     )
     assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG011"
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func", "code"),
+    [
+        # a registry refusing the name it was given
+        (
+            "ValueError: Checkpoint engine kimi not registered",
+            "/opt/verl/verl/checkpoint_engine/base.py",
+            "new",
+            "CFG014",
+        ),
+        # a refusal that says which option to set, or to enable
+        (
+            "ValueError: Continuous Token cannot append after an assistant turn when thinking is enabled. "
+            "Pass tools, or set drop_thinking=False in chat_template_kwargs.",
+            "/opt/verl/verl/utils/tokenizer/deepseek.py",
+            "_assert_prefix_is_stable",
+            "CFG014",
+        ),
+        (
+            "RuntimeError: Dynamic CP is enabled on this engine, but the parallel state was initialized "
+            "without it. Enable dynamic_context_parallel consistently on every colocated engine.",
+            "/opt/verl/verl/workers/engine/megatron/transformer_impl.py",
+            "_build_parallel_state",
+            "CFG014",
+        ),
+        # a tool's create() reads its arguments from the sample's tools_kwargs
+        (
+            "ValueError: Missing required 'image' parameter in kwargs",
+            "/opt/verl/verl/tools/image_zoom_in_tool.py",
+            "create",
+            "CFG012",
+        ),
+    ],
+)
+def test_refusals_that_name_a_registry_value_or_the_option_to_set(
+    last: str, path: str, func: str, code: str
+) -> None:
+    first = diagnose_text(_tb(last, path, func, "raise ValueError(msg)"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # the value a check shows it holds, and a limit a request passed
+        (
+            "ValueError: Truncation side should be selected between 'right' and 'left', current value: middle",
+            f"{_SITE}/transformers/tokenization_utils_base.py",
+            "CFG014",
+        ),
+        ("ValueError: Cannot request more than 20 logprobs.", f"{_SITE}/vllm/engine/llm_engine.py", "CFG014"),
+        # an engine's code for one architecture refusing what the model's config.json holds
+        (
+            "ValueError: Unsupported activation: gelu_pytorch_tanh. Only silu is supported for now.",
+            f"{_SITE}/sglang/srt/models/qwen2.py",
+            "CFG017",
+        ),
+        # ... but a backend it does not support is a setting's choice
+        (
+            "RuntimeError: Qwen2.5-VL does not support _Backend.FLASHINFER backend now.",
+            f"{_SITE}/vllm/model_executor/models/qwen2_5_vl.py",
+            "CFG014",
+        ),
+    ],
+)
+def test_library_refusals_told_by_the_value_shown_or_the_code_that_refuses(
+    message: str, path: str, code: str
+) -> None:
+    first = diagnose_text(_tb(message, path, "__init__"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_unpacking_what_an_engine_function_returned_is_an_engine_version_mismatch() -> None:
+    log = _tb(
+        "ValueError: too many values to unpack (expected 3)",
+        "/opt/verl/verl/workers/rollout/sglang_rollout/async_sglang_server.py",
+        "launch_server",
+        "self.tokenizer_manager, self.template_manager, self.scheduler_info = _launch_subprocesses(",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV004", "medium")
+    assert "_launch_subprocesses" in first.basis
+    # The same error unpacking verl's own data is not a version mismatch.
+    own = _tb(
+        "ValueError: too many values to unpack (expected 2)",
+        "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+        "fit",
+        "batch, metrics = self._step(batch)",
+    )
+    assert [f.rule for f in diagnose_text(own, _CATALOG).findings] == []
+
+
+def test_a_wrapped_exception_message_is_read_as_the_terminal_printed_it() -> None:
+    # Cut to one width mid-word ("s" / "et drop_thinking"): joined as printed, the option reads.
+    message = (
+        "ValueError: Continuous Token cannot append after an assistant turn when thinking is enabled "
+        "and drop_thinking is on, because dropping reasoning would rewrite the prefix. Pass tools, or "
+        "set drop_thinking=False in chat_template_kwargs."
+    )
+    width = 93  # the second cut falls between the "s" and the "et" of "set drop_thinking"
+    wrapped = "\n".join(message[i : i + width] for i in range(0, len(message), width))
+    log = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/utils/tokenizer/deepseek.py", line 338, in _assert_prefix_is_stable\n'
+        "    raise ValueError(\n"
+        f"{wrapped}\n"
+    )
+    assert wrapped.split("\n")[2].startswith("et drop_thinking")
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014"
+
+
+def test_a_clue_read_from_frames_stands_below_a_message_the_log_prints(run_cli) -> None:
+    # The engine's death is said in words (a symptom rule, an echo); the weight sync's traceback
+    # only matches a clue's frames. The message leads, and the clue does not hide it.
+    text = (
+        "(WorkerDict pid=5120, ip=10.0.0.2) Received sigquit from a child process. It usually means the "
+        "child failed.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/workers/rollout/sglang_rollout/http_server_engine.py", line 770, '
+        "in update_weights_from_tensor\n"
+        "    return await self._make_async_request(...)\n"
+        "RuntimeError: Failed to complete async request to update_weights_from_tensor after 3 attempts\n"
+    )
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=text.encode()).stdout)
+    assert [(f["rule"], f["basis"]) for f in report["findings"]] == [
+        ("FLOW013", "message"),
+        ("FLOW006", "clue"),
+    ]

@@ -21,7 +21,8 @@ _CATALOG = load_catalog(include_user=False, use_cache=False)
 
 
 def _report(text: str, memo: bool) -> tuple[str, int]:
-    """The JSON report for `text`, and how many lines the memo answered."""
+    """The JSON report for `text`, and how many lines the memo answered (verdicts reused, and
+    copies of a planned line taken without one)."""
     session = Session(_CATALOG)
     session.analyzer.memo.enabled = memo
     scanner = session.scanner("log")
@@ -29,7 +30,7 @@ def _report(text: str, memo: bool) -> tuple[str, int]:
     for i in range(0, len(data), 64 * 1024):  # several blocks, as a file is read
         session.feed(scanner, data[i : i + 64 * 1024])
     session.finish(scanner)
-    return render(session.report()), session.analyzer.memo.hits
+    return render(session.report()), session.analyzer.memo.hits + session.analyzer.copies_taken
 
 
 def _same_with_and_without(text: str) -> int:
@@ -149,3 +150,39 @@ def test_the_patterns_behind_shared_work_treat_all_digits_alike() -> None:
 
 def test_mask_digits() -> None:
     assert mask_digits("pid=1234, rank 7") == b"pid=0000, rank 0"
+
+
+def test_copies_of_a_line_that_only_records_hits_are_taken_without_a_line_each() -> None:
+    # The barrier warning is a hit and a fact, nothing else: after the first of each shape, its
+    # copies go from the scanner to the analyzer as copies; the report is the reference one.
+    lines = [
+        f"(WorkerDict pid={3000 + i % 16}, ip=10.0.1.{i % 4}) [rank{i % 8}]:[W1203 10:{i % 60:02d}:00.0 "
+        f"ProcessGroupNCCL.cpp:4561] [PG ID 0 PG GUID 0 Rank {i % 8}]  using GPU {i % 8} to perform barrier "
+        "as devices used by this process are currently unknown."
+        for i in range(200)
+    ]
+    text = "\n".join(lines) + "\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    session = Session(_CATALOG)
+    scanner = session.scanner("log")
+    session.feed(scanner, text.encode())
+    session.finish(scanner)
+    assert session.analyzer.copies_taken > 150
+    assert render(session.report()) == _report(text, memo=False)[0]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needed"),
+    [
+        (r"ERR(?!99999)\d{5} [A-Z]{2,} (?:call|invalid)", "ERR"),
+        (r"\bE[0-9A-Z]9999:? Inner Error", " Inner Error"),
+        (r"status code: 40[13]", "status code: "),
+        (r"a|b", None),  # no piece every match holds
+        (r"(?i)retcode=0x", None),  # case may differ
+    ],
+)
+def test_the_text_a_pattern_always_needs(pattern: str, needed: str | None) -> None:
+    # A pattern that tells digits apart, failing on a text without that piece, fails on every
+    # copy of it: the verdict is still shared.
+    from verl_doctor.engine.verdict import required_text
+
+    assert required_text(pattern) == needed

@@ -28,12 +28,17 @@ from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Fram
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
     NEW_RECORD,
+    NO_WORKER,
     NODE_LABEL,
     SRUN_LABEL,
     WRAPPED_WIDTH,
     Line,
+    Span,
     Worker,
+    copy_recipe,
+    mask_digits,
     strip_ansi,
+    worker_at,
 )
 from verl_doctor.engine.prefilter import LineSearcher
 from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
@@ -43,6 +48,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from verl_doctor.engine.fallbacks import Fallback
+
+    # (where the message starts and ends, the spans of who printed it, its verdict)
+    CopyPlan = tuple[int, int, tuple[Span, Span, Span, Span, Span] | None, Verdict]
 
 # A rule whose regexes time out this often, or spend this long at more than SLOW_SEARCH a
 # search on average, is switched off for the rest of the run: no rule can stall a run.
@@ -55,6 +63,7 @@ MAX_WORKERS = 256
 MAX_UNRECOGNIZED = 20
 MAX_ENVELOPES = 64
 MAX_ECHOES = 64  # distinct echoes kept (the report shows five)
+MAX_COPY_PLANS = 4096
 FRAME_LOOKBACK = 80
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
@@ -180,6 +189,10 @@ class Analyzer:
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
+        # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
+        # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
+        self.copy_plans: dict[bytes, CopyPlan] = {}
+        self.copies_taken = 0
 
     # ------------------------------------------------------------------ per line
 
@@ -194,6 +207,12 @@ class Analyzer:
             # A line kept for a literal that a hard wrap cut across its edge: only a joined
             # reading can match.
             return (self._wrapped_hits(line, None) or []) if line.cut else []
+        if self.memo.enabled and not line.cut:  # without the memo: the reference path, always
+            pure = verdict.pure
+            if pure is None:
+                pure = verdict.pure = self._is_pure(verdict, text)
+            if pure:
+                return self._hits_only(line, verdict)
         kinds = verdict.kinds
         if "context" in kinds or line.is_config or "frame" in kinds:
             self.context.add(line)
@@ -260,6 +279,71 @@ class Analyzer:
         elif not hit_any and "exception" in kinds and "Error in call to target" in text:
             self._config_class_refused(line)
         return new
+
+    def _is_pure(self, verdict: Verdict, text: str) -> bool:
+        """Whether all a line with this verdict does is record its signature hits (and facts): no
+        frame, envelope, context or clue, no rule that reads the lines around it, and nothing a
+        wrap could have cut. Such a line's neighbours never matter. Decided once per verdict: a
+        verdict shared by texts alike but for digits gives the same answer for each, as
+        `_CUT_FRAME` treats all digits alike."""
+        hits = [rule for rule, spans, _ in verdict.sigs if spans is not None]
+        return bool(
+            hits
+            and not verdict.kinds & {"context", "frame", "envelope"}
+            and not any(verdict.clue_hits)
+            and not any(rule.exclude_res for rule in hits)
+            and not _CUT_FRAME.search(text)
+        )
+
+    def _hits_only(self, line: Line, verdict: Verdict) -> list[str]:
+        """What `add` does for a pure line (see `_is_pure`), without the questions whose answer
+        is known to be no. A digit-safe verdict's line shape becomes a copy plan."""
+        new = self._record_hits(line, verdict)
+        if verdict.shared and not line.repeats and not line.is_config:
+            self._plan_copies(line, verdict)
+        return new
+
+    def _record_hits(self, line: Line, verdict: Verdict) -> list[str]:
+        new: list[str] = []
+        text = line.text
+        for rule, spans, warning in verdict.sigs:
+            if spans is not None:
+                states = self.warning_states if warning else self.states
+                state = states.get(rule.id)
+                # Only a rule's first value of each group is kept: copies need not read theirs.
+                groups = (
+                    None
+                    if state is not None and spans.keys() <= state.groups.keys()
+                    else groups_at(text, spans)
+                )
+                if self._record(rule, line, "high", groups, states=states) and not warning:
+                    new.append(rule.id)
+        for ri in verdict.facts:
+            self._fact(ri, line, verdict)
+        return new
+
+    def _plan_copies(self, line: Line, verdict: Verdict) -> None:
+        """Remember, by the line's digit-masked shape, where its message and worker sit and its
+        verdict: the scanner hands copies of it to `add_copy` without a Line or a regex."""
+        plans = self.copy_plans
+        stripped = strip_ansi(line.raw)
+        recipe = copy_recipe(stripped)
+        if recipe is None or recipe[3] or stripped[recipe[0] : recipe[1]] != line.text:
+            return
+        if len(plans) >= MAX_COPY_PLANS:
+            plans.clear()
+        plans[mask_digits(stripped)] = (recipe[0], recipe[1], recipe[2], verdict)
+
+    def add_copy(self, plan: CopyPlan, source: str, number: int, raw: str, text: str) -> None:
+        """A copy of a line `_plan_copies` planned (`text`: `raw` without colour codes): exactly
+        what `add` would do with it, which is recording its hits."""
+        start, end, spans, verdict = plan
+        worker = NO_WORKER if spans is None else worker_at(text, spans)
+        self.lines_seen += 1
+        self.copies_taken += 1
+        if source not in self.sources_order:
+            self.sources_order.append(source)
+        self._record_hits(Line(source, number, text[start:end], raw, worker, 0, False), verdict)
 
     def _wrapped_hits(self, line: Line, env: Any) -> list[str] | None:
         """Signatures tried on the line joined with the lines that continue it and, when it goes
@@ -582,9 +666,9 @@ class Analyzer:
         ):
             # A message a terminal wrapped, or one a paste put on the lines after its bare
             # `ImportError:`: its class and its words are read whole.
-            pieces = self._continuation(line)
+            pieces = self._continuation(line, exact=True)
             if pieces:
-                line = replace(line, text=f"{line.text} {' '.join(pieces)}")
+                line = replace(line, text=_read_whole(line, pieces))
         exc = verdict.exception_of(line.text)
         if (exc is not None or "System error: " in line.text) and self._fallback(line, exc):
             return
@@ -717,6 +801,12 @@ class Analyzer:
             return False
         if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):
             return True
+        if package == "verl" and exc.type == "ValueError":
+            from verl_doctor.engine.fallbacks import engine_result_changed
+
+            code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+            if self._credit(line, engine_result_changed(message, last[1].path, code)):
+                return True
         if package == "transformers" and not self.context.set_keys_named_in(message):
             from verl_doctor.engine.fallbacks import model_config_refused
 
@@ -745,7 +835,7 @@ class Analyzer:
         """Answers only the whole log can give, made when the report is asked for (once per
         line): with no error known or unknown, a Ray envelope whose class says what happened
         (a worker's death) is the answer, though the death's own message was cut off."""
-        if self.states or self._unknown:
+        if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class
 
@@ -788,6 +878,17 @@ class Analyzer:
         return True
 
     # ------------------------------------------------------------------ report
+
+
+def _read_whole(line: Line, pieces: list[str]) -> str:
+    """The message of `line` with the lines that continue it (`pieces`, spaces kept). Lines cut
+    to one width by a terminal lose no character, so they join as printed, mid-word cuts too;
+    otherwise (a web page's wrap dropped the space it cut at) they join with spaces."""
+    width = len(strip_ansi(line.raw).rstrip("\r"))
+    if len(pieces) > 1 and all(len(p) == width for p in pieces[:-1]):
+        tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
+        return (line.text + tail + "".join(pieces)).strip()
+    return f"{line.text} {' '.join(p.strip() for p in pieces)}"
 
 
 def _code_line(follow: str, any_statement: bool = False) -> str:

@@ -168,7 +168,9 @@ def report_parts(
     ]
     if not findings and not unrecognized:
         unrecognized = _echo_entries(a, Unrecognized)
-    return sorted(findings + promoted, key=rank), warnings, unrecognized, context
+    ranked = sorted(findings + promoted, key=rank)
+    _message_before_guess(ranked)
+    return ranked, warnings, unrecognized, context
 
 
 def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
@@ -312,7 +314,9 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
     named on it. A bare exception (`EOFError`) is itself an echo and leads nothing, and so is a
     client that lost its server (`ServerDisconnectedError: Server disconnected`)."""
     echoes = [f for f in errors if a.states[f.rule].rule.echo]
-    if any(not f.symptom and f.confidence != "low" for f in errors):  # echoes are symptoms
+    # Echoes are symptoms: a root cause the log says in words makes them go; one read from the
+    # traceback's shape alone (a clue) does not hide a message the log does print.
+    if any(not f.symptom and f.confidence != "low" and f.basis != "clue" for f in errors):
         return [f for f in errors if f not in echoes], []
     if not errors or len(echoes) < len(errors):
         return errors, []
@@ -322,6 +326,27 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
     if all(f.source in sources for f in errors):
         return [], errors
     return errors, []
+
+
+def _message_before_guess(findings: list[Any]) -> None:
+    """A guess from a traceback's shape (a clue) that leads is put after a message the log
+    states in words before it, in the same source: what was printed first is the nearer cause
+    (the rollout engine died, then the weight sync that needed it failed)."""
+    if not findings or findings[0].basis != "clue":
+        return
+    guess = findings[0]
+    earlier = [
+        f
+        for f in findings
+        if f.basis == "message"
+        and f.confidence == "high"
+        and f.severity != "warning"
+        and f.source == guess.source
+        and f.first_line < guess.first_line
+    ]
+    if earlier:
+        findings.remove(earlier[0])
+        findings.insert(0, earlier[0])
 
 
 def _join_hints(*hints: str | None) -> str | None:

@@ -580,8 +580,21 @@ _VALUE_SHOWN = re.compile(
     r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]|"
     # `Interaction 'gsm8k' not found in interaction_map. Available interactions: [...]`
     r"['\"`][\w./-]+['\"`] (?:is |was )?not (?:found|registered) in \w+[.,;:]? "
-    r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]",
+    r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]|"
+    # a registry refusing a name it was given: `Checkpoint engine kimi not registered`
+    r"\b(?:engine|backend|manager|loop|parser|estimator|scheduler|optimizer|strategy|mode|format|type|"
+    r"tool|agent|reward|loss|policy|sampler|dataset|model)s? ['\"`]?[\w./-]+['\"`]? (?:is |was )?not "
+    r"(?:registered|in (?:the )?registry)\b|"
+    # the value a check shows it holds: `..., current value: middle`
+    r"\bcurrent(?:ly)? (?:value|setting)(?: is)?:? ['\"`]?\w|"
+    # a limit shown with the request that passed it: `Cannot request more than 20 logprobs`
+    r"\b(?:cannot|can't|must not|may not) (?:request|use|set|specify|have|allocate|exceed) more than \d",
     re.I,
+)
+# A refusal that says which option to set (`set drop_thinking=False in chat_template_kwargs`,
+# `Enable dynamic_context_parallel consistently`): the option, in code's spelling, is the fix.
+_DIRECTS_AN_OPTION = re.compile(
+    r"\b(?:set|enable|disable|turn (?:on|off))\s+(?:the\s+)?[`'\"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", re.I
 )
 # A feature or combination the library does not support, said in so many words.
 _UNSUPPORTED = re.compile(
@@ -808,7 +821,13 @@ def config_check(
         _MODEL_PARALLEL.search(message) and (_UNSUPPORTED.search(message) or _USE_ANOTHER.search(message))
     )
     # A field each sample of verl's dataset must carry (`'name' key is required in interaction_kwargs`).
-    sample_field_missing = package == "verl" and _MISSING.search(message) and _SAMPLE_FIELD.search(message)
+    # A verl tool's create() reads its arguments from the sample (extra_info.tools_kwargs).
+    sample_field_missing = (
+        package == "verl"
+        and _MISSING.search(message)
+        # (its own words: a config it prints after them, `{'reward_model': ...}`, names fields too)
+        and (_SAMPLE_FIELD.search(message.split("{", 1)[0]) or (_TOOL_CODE.search(p) and func == "create"))
+    )
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
@@ -819,6 +838,8 @@ def config_check(
             or _MISSING.search(message)
             or _DIVIDE.search(message)
             or _UNSUPPORTED.search(message)
+            or _VALUE_SHOWN.search(message)
+            or _DIRECTS_AN_OPTION.search(message)
         )
         if not (worded or parallel_sizes):
             return None
@@ -852,6 +873,7 @@ def config_check(
                 or batch_split
                 or options_missing
                 or _VALUE_SHOWN.search(message)
+                or _DIRECTS_AN_OPTION.search(message)
                 or _CUSTOM_FILE.search(message)
                 or _FROM_CONFIG.search(message)
                 or sample_field_missing
@@ -886,6 +908,23 @@ def config_check(
             {"path": path_named},
             f"{_a(exc_type)} raised by {package}'s config check, about the custom module {path_named}",
         )
+    if (
+        _MODEL_IMPLEMENTATION.search(p)
+        and not parallel_sizes
+        and not _A_SETTING_NAMED.search(message)
+        and not _A_CHOICE.search(message)  # `does not support FLASHINFER backend`: a setting's choice
+        and not _ON_THIS_GPU.search(message)
+    ):
+        # The engine's code for this architecture refusing what the model's config.json holds
+        # (`Unsupported activation: gelu_pytorch_tanh. Only silu is supported`).
+        subject = _REFUSED_SUBJECT.search(message)
+        field = subject.group("subject") if subject else "what the error names"
+        return Fallback(
+            "CFG017",
+            {"field": field},
+            f"{_a(exc_type)} raised by {package}'s implementation of this model architecture "
+            f"({where_in(p, package)})",
+        )
     if _ON_THIS_GPU.search(message):
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
     elif sample_field_missing:
@@ -909,11 +948,51 @@ def config_check(
         code = "CFG010"
     else:
         code = "CFG014"
-    where = p[p.rfind("/" + package + "/") + 1 :] if "/" + package + "/" in p else p.rsplit("/", 1)[-1]
+    where = where_in(p, package)
     named = f"; it names {', '.join(options)}" if options else ""
     whose = "verl's" if package == "verl" else f"{package}'s"
     groups = {"options": ", ".join(options)} if options else {}
     return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+
+
+def where_in(path: str, package: str) -> str:
+    """`path` from its package's folder on (`sglang/srt/models/qwen2.py`)."""
+    return (
+        path[path.rfind("/" + package + "/") + 1 :]
+        if "/" + package + "/" in path
+        else path.rsplit("/", 1)[-1]
+    )
+
+
+# An engine's (or transformers') code for one model architecture.
+_MODEL_IMPLEMENTATION = re.compile(
+    r"/(?:sglang/srt/models|vllm/model_executor/models)/\w+\.py$|/transformers/models/\w+/modeling_\w+\.py$"
+)
+# What a refusal is about: `Unsupported activation: gelu` -> activation.
+_REFUSED_SUBJECT = re.compile(r"\b(?:unsupported|unknown|invalid) (?P<subject>[a-z][\w ]{1,40}?):", re.I)
+# Unpacking what a call returned, with the wrong count (`too many values to unpack (expected 3)`).
+_UNPACK = re.compile(r"\b(?:too many|not enough) values to unpack\b")
+# verl's code that drives one engine, and the assignment from a call on a traceback's source line.
+_ENGINE_GLUE = re.compile(
+    r"/verl/(?:workers/rollout/(?P<engine>vllm|sglang)_rollout|third_party/(?P<vendored>vllm|sglang))/"
+)
+_ASSIGNED_FROM_CALL = re.compile(r"^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)+\s*=\s*(?:await\s+)?(?P<callee>[\w.]+)\(")
+
+
+def engine_result_changed(message: str, path: str, statement: str) -> Fallback | None:
+    """A ValueError from unpacking what a call returned, raised in verl's code for one rollout
+    engine (`a, b, c = _launch_subprocesses(...)` in sglang_rollout): that engine function returns
+    another number of values in the installed release than this verl was written for."""
+    m = _ENGINE_GLUE.search(path.replace("\\", "/"))
+    call = _ASSIGNED_FROM_CALL.match(statement.strip())
+    if not (_UNPACK.search(message) and m and call):
+        return None
+    engine = m["engine"] or m["vendored"]
+    return _version_mismatch(
+        engine,
+        call["callee"],
+        f"a ValueError unpacking what {call['callee']}() returned, in verl's {engine} rollout code",
+    )
 
 
 # The value refused is empty (`invalid literal for int() with base 10: ''`, `nproc_per_node value: `):
@@ -951,6 +1030,7 @@ _SAMPLE_FIELD = re.compile(
 _DATA_READERS = re.compile(
     r"/verl/(?:utils/dataset|workers/reward_manager|utils/reward_score|experimental/reward_loop)(?:/|\.py)"
 )
+_TOOL_CODE = re.compile(r"/verl/tools/\w+\.py$")
 _KEY = re.compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
 
 

@@ -161,14 +161,7 @@ def normalize(
     `stripped` is `strip_ansi(raw)` and `masked` is `mask_digits(stripped)` when the caller
     already has them."""
     text = strip_ansi(raw) if stripped is None else stripped
-    if (
-        recipes is not None
-        and prefix is None
-        and len(text) <= RECIPE_MAX_TEXT
-        and "](http" not in text
-        and "[repeated " not in text
-        and "Error executing job with overrides" not in text
-    ):
+    if recipes is not None and prefix is None and _by_recipe(text):
         key = mask_digits(text) if masked is None else masked
         recipe = recipes.get(key)
         if recipe is None:
@@ -176,7 +169,7 @@ def normalize(
                 recipes.clear()
             recipe = recipes[key] = _recipe(text)
         start, end, spans, is_config = recipe
-        worker = NO_WORKER if spans is None else _worker_at(text, spans)
+        worker = NO_WORKER if spans is None else worker_at(text, spans)
         return Line(source, number, text[start:end], raw, worker, 0, is_config, follow, before)
     if "](http" in text:
         text = _AUTOLINK.sub(r"\1", text)
@@ -187,7 +180,7 @@ def normalize(
         text = _REPEATED.sub("", text)
     head = text if prefix is None else _AUTOLINK.sub(r"\1", strip_ansi(prefix))
     spans, pos = _prefix_spans(head)
-    worker = NO_WORKER if spans is None else _worker_at(head, spans)
+    worker = NO_WORKER if spans is None else worker_at(head, spans)
     if prefix is None:
         text = text[pos:]
     text = text.strip()
@@ -195,6 +188,22 @@ def normalize(
         text = _OVERRIDES.sub(r"\1[...]", text)
     is_config = bool(_CONFIG_DUMP.match(text) or _SHELL_TRACE.match(text))
     return Line(source, number, text, raw, worker, repeats, is_config, follow, before)
+
+
+def _by_recipe(text: str) -> bool:
+    """Whether `text` (a whole line) is normalized by its recipe: all but what normalizing
+    rewrites in the middle."""
+    return (
+        len(text) <= RECIPE_MAX_TEXT
+        and "](http" not in text
+        and "[repeated " not in text
+        and "Error executing job with overrides" not in text
+    )
+
+
+def copy_recipe(text: str) -> Recipe | None:
+    """The recipe `normalize` applies to the whole line `text`, or None when it takes the full path."""
+    return _recipe(text) if _by_recipe(text) else None
 
 
 def _recipe(text: str) -> Recipe:
@@ -206,7 +215,7 @@ def _recipe(text: str) -> Recipe:
     return start, end, spans, bool(_CONFIG_DUMP.match(message) or _SHELL_TRACE.match(message))
 
 
-def _worker_at(text: str, spans: tuple[Span, Span, Span, Span, Span]) -> Worker:
+def worker_at(text: str, spans: tuple[Span, Span, Span, Span, Span]) -> Worker:
     """The worker whose fields sit at `spans` of `text`; equal workers are one object."""
     a, p, i, r, o = spans
     actor = None if a is None else text[a[0] : a[1]]

@@ -110,7 +110,13 @@ class BlockSearcher:
         results = [p.result() for p in pending]
         if len(results) == 1 and len(self._acs) <= 1:
             return results[0]  # type: ignore[no-any-return]
-        return sorted({s for r in results for s in r})
+        # Each result is in order; a start two groups share comes twice, which the scanner
+        # skips as inside a segment already taken (cheaper than a set here).
+        found: list[int] = []
+        for r in results:
+            found += r
+        found.sort()
+        return found
 
 
 class LineSearcher:

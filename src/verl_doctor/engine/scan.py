@@ -13,7 +13,7 @@ than MAX_CARRY is scanned in windows, so memory stays flat.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from verl_doctor.common.records import replace
 from verl_doctor.engine.normalize import (
@@ -61,6 +61,7 @@ class LineScanner:
         literals: LineSearcher | None = None,
         recipes: dict[bytes, Recipe] | None = None,
         wait_for_follow: bool = True,
+        copies: tuple[dict[bytes, Any], Callable[[Any, str, int, str, str], None]] | None = None,
     ) -> None:
         self.searcher = searcher
         self.recipes = recipes  # when given, lines alike but for digits are normalized once
@@ -80,6 +81,12 @@ class LineScanner:
         # ranks, steps and timestamps are decided once (when the literals allow it). Remembered
         # only where the recipes are: both are the memo, which tests switch off to compare.
         self._decided: dict[bytes, bool] | None = {} if recipes is not None else None
+        # (plans, take): digit-masked shapes of lines whose analysis reads nothing around them,
+        # each with the analyzer's plan; a copy of one goes to `take(plan, source, line number,
+        # raw, raw without colour codes)` at once, with no Line made and no line gathered.
+        self._plans: dict[bytes, Any] | None = None
+        if copies is not None:
+            self._plans, self._take_copy = copies
 
     def feed(self, data: bytes | bytearray, size: int | None = None) -> Iterator[Line]:
         """Scan `data[:size]`. `data` may be a buffer the caller reuses once this is consumed:
@@ -226,11 +233,10 @@ class LineScanner:
             yield from self._release(bytes(buf[begin : min(end, begin + FOLLOW_BYTES)]))
         view = memoryview(buf)[begin:end]
         if end - begin >= PARALLEL_BYTES:
-            pending = self.searcher.submit(view)
-            total = buf.count(b"\n", begin, end) if count_lines else 0  # overlaps the search
-            starts = self.searcher.collect(pending)
+            starts = self.searcher.collect(self.searcher.submit(view))
             if not starts:
-                self.line_no += total
+                if count_lines:
+                    self.line_no += buf.count(b"\n", begin, end)
                 return
         else:
             starts = self.searcher.starts(view)
@@ -266,6 +272,14 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
+            plans = self._plans
+            if plans and prefix is None and not self._waiting:
+                plain = strip_ansi(raw)
+                plan = plans.get(mask_digits(plain)) if len(plain) <= RECIPE_MAX_TEXT else None
+                if plan is not None:
+                    taken_end = le
+                    self._take_copy(plan, self.source, line_no, raw, plain)
+                    continue
             before = b""
             if count_lines and ls > begin and ls - 1 != taken_end and lo == ls:
                 # The line before, if it held no literal of its own and is long enough to have

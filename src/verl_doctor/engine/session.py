@@ -46,9 +46,15 @@ class Session:
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
             self.sources.append(name)
-        recipes: dict[bytes, Recipe] | None = {} if self.analyzer.memo.enabled else None
+        memo = self.analyzer.memo.enabled
+        recipes: dict[bytes, Recipe] | None = {} if memo else None
         return LineScanner(
-            self.searcher, name, self.analyzer.searcher, recipes, wait_for_follow=not self.live
+            self.searcher,
+            name,
+            self.analyzer.searcher,
+            recipes,
+            wait_for_follow=not self.live,
+            copies=(self.analyzer.copy_plans, self.analyzer.add_copy) if memo else None,
         )
 
     def feed(

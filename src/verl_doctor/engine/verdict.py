@@ -87,6 +87,7 @@ class Verdict:
         "envelope_echo",
         "shared",
         "digit_safe",
+        "pure",
         "_lazy",
     )
 
@@ -104,6 +105,7 @@ class Verdict:
         self.envelope_echo = False  # an envelope around an error no rule matched
         self.shared = False  # stored under the digit-masked key
         self.digit_safe = True  # every pattern run so far treats all digits alike
+        self.pure: bool | None = None  # the analyzer's answer, once asked (Analyzer._is_pure)
         self._lazy: dict[tuple[str, int], Any] = {}
 
     def frame_of(self, text: str) -> Frame | None:
@@ -127,6 +129,7 @@ class Classifier:
         self.searcher = searcher
         self.on_timeout = on_timeout
         self._blind: dict[int, bool] = {}
+        self._needs: dict[int, str | None] = {}  # pattern -> digit-free text every match holds
         self.timeouts = 0  # regex searches that gave up
         # Rules switched off for the rest of the run, and where a user rule's search time goes
         # (the analyzer owns both: no rule can stall a run).
@@ -137,15 +140,29 @@ class Classifier:
     def _run(self, rule: Rule, pattern: Any, text: str, line: Any, verdict: Verdict) -> Any:
         if rule.id in self.switched_off:
             return None
-        if verdict.digit_safe and not self.blind(pattern):
-            verdict.digit_safe = False
         if isinstance(pattern, re.Pattern) or self.on_spent is None:
-            return search(rule, pattern, text, line, self._gave_up)
-        start = perf_counter()
-        try:
-            return search(rule, pattern, text, line, self._gave_up)
-        finally:
-            self.on_spent(rule, perf_counter() - start)
+            found = search(rule, pattern, text, line, self._gave_up)
+        else:
+            start = perf_counter()
+            try:
+                found = search(rule, pattern, text, line, self._gave_up)
+            finally:
+                self.on_spent(rule, perf_counter() - start)
+        if (
+            verdict.digit_safe
+            and not self.blind(pattern)
+            and (found or not self._absent_for_all(pattern, text))
+        ):
+            verdict.digit_safe = False
+        return found
+
+    def _absent_for_all(self, pattern: Any, text: str) -> bool:
+        """Whether a pattern that tells digits apart fails on every text alike but for digits:
+        true when a piece of text it always needs (digit-free) is not in `text` at all."""
+        need = self._needs.get(id(pattern), _MISSING_TEXT)
+        if need is _MISSING_TEXT:
+            need = self._needs[id(pattern)] = required_text(pattern.pattern, pattern.flags)
+        return need is not None and need not in text
 
     def _gave_up(self, rule: Rule, line: Any) -> None:
         self.timeouts += 1
@@ -326,6 +343,36 @@ def digit_blind(source: str, flags: int = 0) -> bool:
     except Exception:  # noqa: BLE001 - any pattern the parser rejects is simply not proven blind
         return False
     return _items_blind(parsed)
+
+
+_MISSING_TEXT = "\0missing"  # a `_needs` lookup of a pattern not seen yet
+
+
+def required_text(source: str, flags: int = 0) -> str | None:
+    """The longest run of plain characters, none a digit, at the top level of the pattern: every
+    match contains it (`ERR` of `ERR(?!99999)\\d{5} ...`). None when there is none, or when case or
+    the syntax could make it otherwise."""
+    try:
+        from re import _constants as c
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - Python < 3.11
+        return None
+    if flags & ~_KNOWN_FLAGS or flags & (re.I | re.X):
+        return None
+    try:
+        parsed = sre_parse.parse(source, flags & _RE_FLAGS)
+    except Exception:  # noqa: BLE001 - a pattern the parser rejects has no known piece
+        return None
+    if parsed.state.flags & (re.I | re.X):  # set inline: `(?i)...`
+        return None
+    best = run = ""
+    for op, av in parsed:
+        if op is c.LITERAL and not 48 <= av <= 57:
+            run += chr(av)
+            best = max(best, run, key=len)
+        else:
+            run = ""
+    return best or None
 
 
 _RE_FLAGS = re.I | re.M | re.S | re.X | re.A
