@@ -585,6 +585,9 @@ _VALUE_SHOWN = re.compile(
     r"\b(?:engine|backend|manager|loop|parser|estimator|scheduler|optimizer|strategy|mode|format|type|"
     r"tool|agent|reward|loss|policy|sampler|dataset|model)s? ['\"`]?[\w./-]+['\"`]? (?:is |was )?not "
     r"(?:registered|in (?:the )?registry)\b|"
+    # a quoted value, then the ones that exist: `... routing key 'gsm8k'. Configured teachers: [...]`
+    r"['\"`][\w./-]+['\"`][.,;:]? (?:configured|available|registered|supported|valid|allowed|known) "
+    r"[a-z_]+(?: [a-z_]+)?(?: are| is)?: ?[\[{(]|"
     # the value a check shows it holds: `..., current value: middle`
     r"\bcurrent(?:ly)? (?:value|setting)(?: is)?:? ['\"`]?\w|"
     # a limit shown with the request that passed it: `Cannot request more than 20 logprobs`
