@@ -1683,3 +1683,80 @@ def test_a_clue_read_from_frames_stands_below_a_message_the_log_prints(run_cli) 
         ("FLOW013", "message"),
         ("FLOW006", "clue"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func", "code"),
+    [
+        # a registry with nothing for the choices shown
+        (
+            "ValueError: No engine registered for device='npu', vendor='huawei', model_type='language_model', "
+            "backend='automodel'",
+            "/opt/verl/verl/workers/engine/base.py",
+            "get_engine_cls",
+            "CFG014",
+        ),
+        # a value of the wrong kind is refused, not missing
+        (
+            "TypeError: rollout_is_threshold must be specified as a float or a string threshold "
+            "specification, not a boolean.",
+            "/opt/verl/verl/trainer/ppo/rollout_corr_helper.py",
+            "_parse_rollout_is_threshold",
+            "CFG014",
+        ),
+        # a key with nothing configured for it, the configured ones listed
+        (
+            "ValueError: No teacher configured for routing key 'openai/gsm8k'. Configured teachers: ['code', 'math'].",
+            "/opt/verl/verl/experimental/teacher_loop/teacher_manager.py",
+            "_resolve_teacher_key",
+            "CFG011",
+        ),
+    ],
+)
+def test_registries_kinds_and_lists_of_what_exists(last: str, path: str, func: str, code: str) -> None:
+    first = diagnose_text(_tb(last, path, func, "raise ValueError(msg)"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "func", "code"),
+    [
+        # a keyword typed with a letter twice
+        (
+            "ValueError: EAGLE is not supportted in attention backend torch_native",
+            f"{_SITE}/sglang/srt/speculative/eagle_worker.py",
+            "init_attention_backend",
+            "CFG014",
+        ),
+        (
+            "ValueError: The rendezvous configuration option 'join_timeout' must have a value specified.",
+            f"{_SITE}/torch/distributed/elastic/rendezvous/utils.py",
+            "_parse_rendezvous_config",
+            "CFG011",
+        ),
+        (
+            "AssertionError: world_size must be positive if using store",
+            f"{_SITE}/torch/distributed/distributed_c10d.py",
+            "init_process_group",
+            "CFG011",
+        ),
+        # what the model is, but the message says which variable to set
+        (
+            "ValueError: Head size 80 is not supported by FlashAttention. Supported head sizes are: [64, 128]. "
+            "Set VLLM_USE_V1=0 to use another attention backend.",
+            f"{_SITE}/vllm/v1/attention/backends/flash_attn.py",
+            "__init__",
+            "CFG014",
+        ),
+    ],
+)
+def test_library_refusals_in_their_own_spelling(message: str, path: str, func: str, code: str) -> None:
+    first = diagnose_text(_tb(message, path, func), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_keywords_typed_with_a_doubled_letter_are_read_as_spelt() -> None:
+    from verl_doctor.engine.fallbacks import forgive_doubled_letters
+
+    assert forgive_doubled_letters("not supportted; Misssing key") == "not supported; Missing key"
+    assert forgive_doubled_letters("support matters") == "support matters"

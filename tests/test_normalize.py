@@ -140,3 +140,18 @@ def test_hydra_override_list_is_blanked() -> None:
         "s", 1, "Error executing job with overrides: ['a.b=CUDA out of memory', 'c=1'] Traceback x"
     )
     assert "CUDA out of memory" not in line.text and line.text.endswith("Traceback x")
+
+
+def test_pdsh_host_labels_are_prefixes() -> None:
+    # pdsh and clush put `host: ` before each line of a host; the message starts after it.
+    from verl_doctor.engine.session import diagnose_text
+
+    log = (
+        "node01: Traceback (most recent call last):\n"
+        'node01:   File "/usr/lib/python3/dist-packages/torch/distributed/launcher/api.py", line 176, in '
+        "_get_addr_and_port\n"
+        "node01:     raise ValueError(\n"
+        "node01: ValueError: port is missing in endpoint: node01. Try to specify --master-port\n"
+    )
+    assert normalize("log", 4, log.splitlines()[3]).text.startswith("ValueError: port is missing")
+    assert [f.rule for f in diagnose_text(log).findings] == ["CFG011"]

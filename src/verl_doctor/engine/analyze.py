@@ -27,6 +27,7 @@ from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase, frame_match
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
+    HOST_LABEL,
     NEW_RECORD,
     NO_WORKER,
     NODE_LABEL,
@@ -69,7 +70,9 @@ _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
 # `[node-0] `.
-_PREFIX = re.compile(rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL})+")
+_PREFIX = re.compile(
+    rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
+)
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")

@@ -488,6 +488,8 @@ STACK_PACKAGES = frozenset(
 # the DataLoader's constructor (verl's data loader settings) and FSDP2's fully_shard() read a run's settings.
 _TORCH_SETTINGS = re.compile(
     r"/torch/distributed/(?:elastic/|run\.py:|launcher/|rendezvous\.py:)|/torch/utils/data/dataloader\.py:__init__$|"
+    # init_process_group() checking the world size, rank and backend a launcher passed
+    r"/torch/distributed/distributed_c10d\.py:init_process_group$|"
     # FSDP2's fully_shard() checking the arguments verl passes from its fsdp_config
     r"/torch/distributed/fsdp/_fully_shard/(?:_fsdp_init|_fully_shard)\.py:"
 )
@@ -581,6 +583,8 @@ _VALUE_SHOWN = re.compile(
     # `Interaction 'gsm8k' not found in interaction_map. Available interactions: [...]`
     r"['\"`][\w./-]+['\"`] (?:is |was )?not (?:found|registered) in \w+[.,;:]? "
     r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]|"
+    # a registry with nothing for what was chosen: `No engine registered for device='npu', ...`
+    r"\bno (?:[a-z]+ ){1,2}(?:is )?registered (?:for|with|under)\b|"
     # a registry refusing a name it was given: `Checkpoint engine kimi not registered`
     r"\b(?:engine|backend|manager|loop|parser|estimator|scheduler|optimizer|strategy|mode|format|type|"
     r"tool|agent|reward|loss|policy|sampler|dataset|model)s? ['\"`]?[\w./-]+['\"`]? (?:is |was )?not "
@@ -597,7 +601,10 @@ _VALUE_SHOWN = re.compile(
 # A refusal that says which option to set (`set drop_thinking=False in chat_template_kwargs`,
 # `Enable dynamic_context_parallel consistently`): the option, in code's spelling, is the fix.
 _DIRECTS_AN_OPTION = re.compile(
-    r"\b(?:set|enable|disable|turn (?:on|off))\s+(?:the\s+)?[`'\"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", re.I
+    r"\b(?:set|enable|disable|turn (?:on|off))\s+(?:the\s+)?[`'\"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
+    # an environment variable to set: `Set VLLM_USE_V1=0 to use another attention backend`
+    r"\b(?:set|export)\s+[`'\"]?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S",
+    re.I,
 )
 # A feature or combination the library does not support, said in so many words.
 _UNSUPPORTED = re.compile(
@@ -623,7 +630,9 @@ _A_SETTING_NAMED = re.compile(
     r"\b(?:b?float16|float32|bf16|fp16|dtype)\b|"
     # an argument or flag named as such: the `quantization` argument, option `--tp`, --max-num-seqs
     r"`[\w.-]+`(?: \w+)? (?:argument|option|parameter|flag|setting)\b|"
-    r"\b(?:argument|option|parameter|flag|setting) `[\w.-]+`|(?<![\w-])--[a-z][a-z0-9]*-[\w-]+",
+    r"\b(?:argument|option|parameter|flag|setting) `[\w.-]+`|(?<![\w-])--[a-z][a-z0-9]*-[\w-]+|"
+    # a command-line flag quoted with its value: `--runner generate`
+    r"`--[a-z][\w-]*(?: [\w.-]+)?`",
     re.I,
 )
 # A sample's content (chat roles, token ids, what a reward function or tool returned), or how
@@ -659,7 +668,8 @@ _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
 _MISSING = re.compile(
-    r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)|"
+    r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)(?! as an? )|"
+    r"must have a value(?: (?:specified|set|given|provided))?\b|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
     r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
@@ -690,7 +700,10 @@ _RECEIVED = re.compile(
     # `load_contents` contains 'hf_model' but ...: the value it holds is what the check refuses
     r"\bcontains ['\"`][^'\"`]{1,80}['\"`],? but\b|"
     # `resume_from_path must specify the global_steps`: what an option's value must hold
-    r"\b[a-z]+_[a-z_]+`? must (?:specify|include|contain)\b",
+    r"\b[a-z]+_[a-z_]+`? must (?:specify|include|contain)\b|"
+    # a value of the wrong kind: `must be specified as a float or a string ..., not a boolean`
+    r"\bmust be (?:specified|given|provided|set|passed) as an? \w|"
+    r",? not an? (?:bool(?:ean)?|str(?:ing)?|int(?:eger)?|float|list|dict(?:ionary)?|tuple|number)\b",
     re.I,
 )
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
@@ -774,6 +787,41 @@ _OTHER_OPTION_VALUE = re.compile(
 _CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
 
 
+# The words this module's checks key on, which messages also print with a letter typed twice
+# (SGLang's `EAGLE is not supportted in attention backend ...`).
+_KEYWORDS = (
+    "supported",
+    "support",
+    "specified",
+    "received",
+    "available",
+    "compatible",
+    "registered",
+    "required",
+    "allowed",
+    "expected",
+    "invalid",
+    "missing",
+)
+_DOUBLED = re.compile(
+    r"\b(?:" + "|".join("".join(re.escape(c) + "+" for c in w) for w in _KEYWORDS) + r")\b", re.I
+)
+
+
+def forgive_doubled_letters(message: str) -> str:
+    """`message` with each of the checks' keywords written as spelt (`supportted` -> `supported`)."""
+
+    def canonical(m: re.Match[str]) -> str:
+        word = m.group(0)
+        squeezed = re.sub(r"(.)\1+", r"\1", word.lower())
+        for k in _KEYWORDS:
+            if re.sub(r"(.)\1+", r"\1", k) == squeezed:
+                return k if word[0].islower() else k.capitalize()
+        return word
+
+    return _DOUBLED.sub(canonical, message) if _DOUBLED.search(message) else message
+
+
 def config_check(
     exc_type: str,
     message: str,
@@ -788,6 +836,7 @@ def config_check(
     frame)."""
     p = path.replace("\\", "/")
     package = package or "verl"
+    message = forgive_doubled_letters(message)
     if _FILE_DOES_NOT_PARSE.search(message) or _IMPLEMENT_IT.search(message):
         return None
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
@@ -848,7 +897,13 @@ def config_check(
             return None
         # `Number of experts in the model must be > 0 when expert parallelism is enabled`: a
         # model split named is the setting the check is about.
-        if not (_A_SETTING_NAMED.search(message) or _MODEL_PARALLEL.search(message)) and (
+        if not (
+            _A_SETTING_NAMED.search(message)
+            or _MODEL_PARALLEL.search(message)
+            or _DIRECTS_AN_OPTION.search(message)
+            # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
+            or (_A_CHOICE.search(message) and _VALUE_SHOWN.search(message))
+        ) and (
             _ABOUT_THE_MODEL.search(message)
             or _CHECKPOINT_CONTENT.search(message)
             or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
@@ -1005,7 +1060,7 @@ _EMPTY_VALUE = re.compile(r"""(?::\s*(?:''|"")|\bvalue:)\s*$""")
 # pool's size) or taken from a variable that was not set (`NNODES=${SLURM_NNODES:-0}`), as the
 # rules for verl's pool sizes read it.
 _COUNT_LEFT_AT_ZERO = re.compile(
-    r"\b(?:n_?nodes|nodes|n_gpus\w*|gpus|nproc\w*|processes|replicas)\b[^.]{0,80}?"
+    r"\b(?:n_?nodes|nodes|n_gpus\w*|gpus|nproc\w*|processes|replicas|world_?size)\b[^.]{0,80}?"
     r"must be (?:greater than (?:zero|0)|> ?0|positive|at least 1)\b",
     re.I,
 )

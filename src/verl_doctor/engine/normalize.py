@@ -30,12 +30,14 @@ _REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]")
 # name (`[node-0] `). Written to read the same with and without re.VERBOSE.
 SRUN_LABEL = r"\d{1,5}:[ ]"
 NODE_LABEL = r"\[[A-Za-z][\w.-]{0,60}\d\][ ]"
+# pdsh's and clush's `node01: ` before each line of a host (a host name with a digit in it).
+HOST_LABEL = r"[a-z][a-z0-9-]{0,62}\d(?:\.[a-z0-9-]{1,63}){0,4}:[ ](?=\S)"
 WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wrapped
 # How an exception line ends when a paste put its message on the lines after it (`ImportError:`).
 BARE_EXCEPTION_ENDS = ("Error:", "Exception:")
 # What starts a new log record rather than continuing a hard-wrapped one.
 NEW_RECORD = re.compile(
-    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|"
+    r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|" + HOST_LABEL + "|"
     r"Traceback |File \"|line \d+, in \w|During handling|"
     r"The above exception|Error executing job|Set the environment variable HYDRA_FULL_ERROR|"
     r"Error in call to target|Exception in thread|Fatal Python error|srun: |"
@@ -55,7 +57,7 @@ _PREFIXES = re.compile(
     | (?P<pylog>(?:DEBUG|INFO|WARNING|ERROR|CRITICAL):\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+:)
     | (?P<quote>>{1,3}\ )  # a Markdown quote: a traceback pasted into an issue or a chat
     """
-    + f"| (?P<srun>{SRUN_LABEL}) | (?P<node>{NODE_LABEL}(?=\\S))",
+    + f"| (?P<srun>{SRUN_LABEL}) | (?P<node>{NODE_LABEL}(?=\\S)) | (?P<host>{HOST_LABEL})",
     re.VERBOSE,
 )
 _RAY_BODY = re.compile(
