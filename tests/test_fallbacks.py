@@ -1760,3 +1760,30 @@ def test_keywords_typed_with_a_doubled_letter_are_read_as_spelt() -> None:
 
     assert forgive_doubled_letters("not supportted; Misssing key") == "not supported; Missing key"
     assert forgive_doubled_letters("support matters") == "support matters"
+
+
+def test_a_feature_a_library_refuses_is_the_option_that_switches_it_on() -> None:
+    log = _tb(
+        "ValueError: OrionForCausalLM does not support gradient checkpointing.",
+        f"{_SITE}/transformers/modeling_utils.py",
+        "gradient_checkpointing_enable",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "actor_rollout_ref.model.enable_gradient_checkpointing" in first.basis
+    # A feature no option switches on says nothing about the run's settings.
+    other = _tb(
+        "ValueError: OrionForCausalLM does not support fused rotary kernels.",
+        f"{_SITE}/transformers/modeling_utils.py",
+    )
+    assert [f.rule for f in diagnose_text(other, _CATALOG).findings] == []
+
+
+def test_an_error_about_the_ascend_stack_is_an_npu_runtime_error() -> None:
+    log = _tb(
+        "RuntimeError: CANN toolkit info file does not exist: /opt/cann/aarch64-linux/ascend_toolkit_install.info",
+        "/opt/verl/verl/utils/device.py",
+        "get_npu_versions",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV012", "medium")

@@ -199,6 +199,18 @@ def is_option_name(word: str) -> bool:
     return "_" in word and len(word) >= 6
 
 
+def feature_keys(words: str) -> list[str]:
+    """The options that switch a feature named in words on (`gradient checkpointing` ->
+    actor_rollout_ref.model.enable_gradient_checkpointing, ...): keys whose last part is the
+    words joined with `_`, alone or after `enable_` or `use_`."""
+    snake = "_".join(words.lower().split())
+    if len(snake) < 6:
+        return []
+    by_leaf = _by_leaf(None, variants=True)
+    found = {k for leaf in (snake, "enable_" + snake, "use_" + snake) for k in by_leaf.get(leaf, ())}
+    return sorted(found)[:3]
+
+
 def keys_named_in(
     message: str, verl_version: str | None = None, limit: int = 4, code: bool = False
 ) -> list[str]:

@@ -817,7 +817,10 @@ class Analyzer:
                 return True
         # The options are those the exception's own line names: the lines read as its wrapped
         # rest may be another record's (a paste's last line, then the next run's command).
-        options = self._options_named(message if own is None else own, statement) if package == "verl" else []
+        if package == "verl":
+            options = self._options_named(message if own is None else own, statement)
+        else:
+            options = _feature_options(message)
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
 
@@ -881,6 +884,28 @@ class Analyzer:
         return True
 
     # ------------------------------------------------------------------ report
+
+
+# A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
+_FEATURE_REFUSED = re.compile(
+    r"\b(?:does(?: not|n't)|do(?: not|n't)|cannot) support (?P<feature>[a-z]+(?: [a-z]+){0,2})"
+)
+
+
+def _feature_options(message: str) -> list[str]:
+    """verl's options that switch on the feature a library says it does not support, when the
+    words name one (the longest reading first)."""
+    m = _FEATURE_REFUSED.search(message)
+    if m is None:
+        return []
+    from verl_doctor.catalog.verl_keys import feature_keys
+
+    words = m["feature"].split()
+    for n in range(len(words), 0, -1):
+        found = feature_keys(" ".join(words[:n]))
+        if found:
+            return found
+    return []
 
 
 def _read_whole(line: Line, pieces: list[str]) -> str:

@@ -22,6 +22,7 @@ analyzer reports them with medium confidence and says what they rest on.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from verl_doctor.common.records import record
 from verl_doctor.common.resources import data_path
@@ -118,6 +119,7 @@ def envelope_class(inner: str) -> Fallback | None:
     return None
 
 
+@lru_cache(maxsize=4096)  # a log repeats its exceptions on every rank and retry
 def classify(message: str, exc_type: str | None) -> Fallback | None:
     """The fallback answer for an exception line's text (type and message), or None."""
     m = _NO_MODULE.search(message)
@@ -150,12 +152,23 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         found = _called_for_another_verl(message)
         if found:
             return found
+    if exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
+        return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
     first, second = _version_required, _install_required
     if exc_type in ("ImportError", "ModuleNotFoundError") and not _VERSION_FOUND.search(message):
         # An import that failed, asking for an install: the package is not there at all, even
         # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
         first, second = second, first
     return first(message, exc_type) or second(message, exc_type) or _path_missing(message, exc_type)
+
+
+# The Ascend NPU stack named in an error: its toolkit, the torch plugin, its collective library.
+_ASCEND_STACK = re.compile(
+    r"\bCANN\b|\btorch_npu\b|\bHCCL\b|\bAscend\b|\bnpu-smi\b|\bascend-toolkit\b|\bACL\b"
+)
+_RUNTIME_TYPES = frozenset(
+    ("RuntimeError", "OSError", "FileNotFoundError", "EnvironmentError", "SystemError")
+)
 
 
 # A message that says which version is installed: a version mismatch, whatever else it asks.
@@ -830,6 +843,19 @@ def config_check(
     options: list[str] | None = None,
     package: str | None = None,
 ) -> Fallback | None:
+    """See `_config_check`; answered once for each exception a log repeats."""
+    return _config_check(exc_type, message, path, func, tuple(options or ()), package)
+
+
+@lru_cache(maxsize=4096)
+def _config_check(
+    exc_type: str,
+    message: str,
+    path: str,
+    func: str,
+    options: tuple[str, ...] = (),
+    package: str | None = None,
+) -> Fallback | None:
     """The config code for an error a library of the stack raised while checking its settings,
     or None when the frame and message do not show such a check (`options`: verl's config
     options the message or the raising statement names; `package`: the package of the raising
@@ -903,6 +929,8 @@ def config_check(
             or _DIRECTS_AN_OPTION.search(message)
             # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
             or (_A_CHOICE.search(message) and _VALUE_SHOWN.search(message))
+            # a feature refused that one of verl's options switches on (`gradient checkpointing`)
+            or options
         ) and (
             _ABOUT_THE_MODEL.search(message)
             or _CHECKPOINT_CONTENT.search(message)
@@ -940,9 +968,11 @@ def config_check(
             ):
                 return None
         else:
-            names_one = any(
-                t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message)
-            ) or bool(_A_SETTING_NAMED.search(message))
+            names_one = (
+                any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
+                or bool(_A_SETTING_NAMED.search(message))
+                or bool(options)
+            )
             # In a library's own settings code (server_args.py, a config's __post_init__, a
             # check_* function, the part of Ray that checks what ray_init passes, torchrun's
             # launcher) a refusal is about a setting even when it names none the way code would.
