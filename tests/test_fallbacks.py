@@ -1787,3 +1787,19 @@ def test_an_error_about_the_ascend_stack_is_an_npu_runtime_error() -> None:
     )
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("ENV012", "medium")
+
+
+def test_a_misspelt_key_is_shown_with_its_nearest_real_key_and_nothing_masked(run_cli) -> None:
+    # An interpolation naming a key verl does not have: the fix names the real one. A traceback's
+    # source line (`raise InterpolationKeyError(f"Interpolation key '{inter_key}' not found")`)
+    # is no value for the key.
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/omegaconf/base.py", line 722, in _resolve_node_interpolation\n'
+        "    raise InterpolationKeyError(f\"Interpolation key '{inter_key}' not found\")\n"
+        "omegaconf.errors.InterpolationKeyError: Interpolation key 'trainer.project_nam' not found\n"
+    )
+    out = run_cli(["explain"], stdin=text.encode()).stdout.decode()
+    assert "`trainer.project_nam` is not a verl config key" in out
+    assert "trainer.project_name=<value>" in out
+    assert "{inter_key}" not in out.split("fix:")[1] and "****" not in out

@@ -73,6 +73,7 @@ _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 _PREFIX = re.compile(
     rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
 )
+_PLACEHOLDER = re.compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
@@ -541,7 +542,9 @@ class Analyzer:
         if state is None:
             state = states[rule.id] = _RuleState(rule)
         for k, v in (groups or {}).items():
-            state.groups.setdefault(k, v)
+            # (a traceback's source line shows the f-string, `'{inter_key}'`: not a value)
+            if not _PLACEHOLDER.fullmatch(v):
+                state.groups.setdefault(k, v)
         if state.first is None or _CONF_RANK[conf] < _CONF_RANK[state.first_conf]:
             # First hit, or a stronger kind of evidence than before: it leads the finding.
             state.first, state.first_conf = line, conf

@@ -152,14 +152,16 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         found = _called_for_another_verl(message)
         if found:
             return found
-    if exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
-        return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
     first, second = _version_required, _install_required
     if exc_type in ("ImportError", "ModuleNotFoundError") and not _VERSION_FOUND.search(message):
         # An import that failed, asking for an install: the package is not there at all, even
         # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
         first, second = second, first
-    return first(message, exc_type) or second(message, exc_type) or _path_missing(message, exc_type)
+    found = first(message, exc_type) or second(message, exc_type) or _path_missing(message, exc_type)
+    if found is None and exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
+        # (a release of the stack it needs is the version answer above, not a device error)
+        return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
+    return found
 
 
 # The Ascend NPU stack named in an error: its toolkit, the torch plugin, its collective library.

@@ -11,9 +11,10 @@ from verl_doctor.catalog import verl_keys as hydra_keys
 
 _TEXT = {
     "en": {
+        # (no "key: ..." in the text: the secret filter would take what follows for a credential)
         "did_you_mean": (
-            "`{key}` is not a verl config key. "
-            "The nearest real key{s}: use {which} instead of the misspelt one"
+            "`{key}` is not a verl config key. Use the nearest real key{s} below instead of the "
+            "misspelt one{which}"
         ),
         "none": (
             "`{key}` is not a verl config key and no real key is close; "
@@ -53,7 +54,7 @@ def config_key_steps(
     return [
         (
             text["did_you_mean"].format(
-                key=key, s="s" if len(best) > 1 else "", which="the one you meant" if len(best) > 1 else "it"
+                key=key, s="s" if len(best) > 1 else "", which=" (the one you meant)" if len(best) > 1 else ""
             ),
             tuple(f"{k}={shown}" for k in best),
         )
