@@ -1803,3 +1803,38 @@ def test_a_misspelt_key_is_shown_with_its_nearest_real_key_and_nothing_masked(ru
     assert "`trainer.project_nam` is not a verl config key" in out
     assert "trainer.project_name=<value>" in out
     assert "{inter_key}" not in out.split("fix:")[1] and "****" not in out
+
+
+def test_a_function_verl_says_is_gone_is_code_written_for_another_verl() -> None:
+    log = _tb(
+        "RuntimeError: get_dist_checkpoint_path is deprecated. The checkpoint layout now splits "
+        "optimizer/extra/(model) into separate directories. Use the explicit helpers.",
+        "/opt/verl/verl/utils/megatron_utils.py",
+        "get_dist_checkpoint_path",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV005", "medium")
+
+
+def test_a_model_split_the_code_does_not_trust_yet_is_the_parallel_layout() -> None:
+    log = _tb(
+        "AssertionError: qwen2_5_vl's context parallel is not accurate yet",
+        "/opt/verl/verl/models/mcore/model_forward.py",
+        "gptmodel_forward_qwen2_5_vl",
+        "assert mpu.get_context_parallel_world_size() == 1, msg",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG010", "medium")
+
+
+def test_a_frame_cut_inside_its_in_is_still_the_raising_frame() -> None:
+    # `..., line 355, i` / `n parse_and_validate_env_vars`: the terminal cut the word "in".
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3/dist-packages/ray/_private/runtime_env/validation.py", line 355, i\n'
+        "n parse_and_validate_env_vars\n"
+        "    raise TypeError(\n"
+        "TypeError: runtime_env['env_vars'] must be of type Dict[str, str], got <class 'list'>\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")

@@ -79,7 +79,9 @@ _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
 # A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
 # and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
-_CUT_FRAME = re.compile(r'File "[^"]*(?:"(?:, ?(?:line(?: \d+(?:, ?(?:in(?: [\w<>.]*)?)?)?)?|l\w*)?)?)?$')
+_CUT_FRAME = re.compile(
+    r'File "[^"]*(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
+)
 _NAME_GOES_ON = re.compile(r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)")
 # Hydra's wrapper around an error raised while building a verl config class, and the error itself
 # on the line after it: `ValueError('...')`.
@@ -807,6 +809,13 @@ class Analyzer:
             return False
         if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):
             return True
+        if exc.type in ("RuntimeError", "NotImplementedError", "AttributeError") and not self._options_named(
+            message
+        ):
+            from verl_doctor.engine.fallbacks import api_gone
+
+            if self._credit(line, api_gone(exc.type, message, package)):
+                return True
         if package == "verl" and exc.type == "ValueError":
             from verl_doctor.engine.fallbacks import engine_result_changed
 

@@ -212,7 +212,16 @@ class LineScanner:
         stop = min(end, le + 1 + FOLLOW_BYTES)
         nxt = buf.find(b"\n", le + 1, stop)
         after = strip_ansi(bytes(buf[le + 1 : nxt if nxt >= 0 else stop]).decode("utf-8", "replace"))
-        return not NEW_RECORD.match(after) and _kept(text + after, literals) and not _kept(after, literals)
+        if NEW_RECORD.match(after) or _kept(after, literals):
+            return False
+        if _kept(text + after, literals):
+            return True
+        # A message wrapped over three lines: the literal may start on the line after that one.
+        if nxt < 0 or len(after) < WRAPPED_WIDTH:
+            return False
+        nxt2 = buf.find(b"\n", nxt + 1, stop)
+        third = strip_ansi(bytes(buf[nxt + 1 : nxt2 if nxt2 >= 0 else stop]).decode("utf-8", "replace"))
+        return not NEW_RECORD.match(third) and _kept(text + after + third, literals)
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
