@@ -1838,3 +1838,25 @@ def test_a_frame_cut_inside_its_in_is_still_the_raising_frame() -> None:
     )
     first = diagnose_text(text, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+def test_a_model_path_set_to_a_training_checkpoint_folder_is_the_error() -> None:
+    # Whatever loading then says (here the tokenizer transformers could not build), the path is a
+    # verl checkpoint's actor folder, not a Hugging Face one; the same run with a model folder
+    # says nothing of the kind.
+    def log(path: str) -> str:
+        return (
+            f"Error executing job with overrides: ['actor_rollout_ref.model.path={path}', 'trainer.nnodes=1']\n"
+            "Traceback (most recent call last):\n"
+            '  File "/opt/verl/verl/utils/tokenizer.py", line 60, in hf_tokenizer\n'
+            "    tokenizer = AutoTokenizer.from_pretrained(name_or_path, **kwargs)\n"
+            "ValueError: Couldn't instantiate the backend tokenizer from one of: (1) a `tokenizers` library "
+            "serialization file, (2) a slow tokenizer instance to convert or (3) an equivalent slow tokenizer "
+            "class to instantiate and convert. You need to have sentencepiece or tiktoken installed to convert "
+            "a slow tokenizer to a fast one.\n"
+        )
+
+    first = diagnose_text(log("/ckpt/run1/global_step_8/actor"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG017", "high")
+    assert "global_step_8/actor" in first.cause
+    assert "CFG017" not in [f.rule for f in diagnose_text(log("/models/Qwen2.5-7B"), _CATALOG).findings]

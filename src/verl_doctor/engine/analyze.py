@@ -73,6 +73,10 @@ _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 _PREFIX = re.compile(
     rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
 )
+# A verl training checkpoint's model folder (`.../global_step_8/actor`), and the settings that
+# name a model to load.
+_CHECKPOINT_FOLDER = re.compile(r"(?:^|/)global_step_\d+/(?:actor|critic)/?$")
+_MODEL_PATH_KEYS = ("model.path", "tokenizer_path", "model_path")
 _PLACEHOLDER = re.compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
 _ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
@@ -853,6 +857,7 @@ class Analyzer:
         """Answers only the whole log can give, made when the report is asked for (once per
         line): with no error known or unknown, a Ray envelope whose class says what happened
         (a worker's death) is the answer, though the death's own message was cut off."""
+        self._checkpoint_given_as_model()
         if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class
@@ -861,6 +866,25 @@ class Analyzer:
             if inner and (line.source, line.number) not in self._settled:
                 self._settled.add((line.source, line.number))
                 self._credit(line, envelope_class(inner))
+
+    def _checkpoint_given_as_model(self) -> None:
+        """A run that failed with its model path set to a verl training checkpoint's actor or
+        critic folder (FSDP shards, not a Hugging Face folder): whatever loading it said
+        (a tokenizer it could not build, a config.json it did not find), the path is the error."""
+        if "CFG017" in self.states or not (self._unknown or self.states):
+            return
+        line = self.context.override_line
+        if line is None:
+            return
+        for key, value in self.context.overrides.items():
+            path = value.strip("'\"")
+            if key.endswith(_MODEL_PATH_KEYS) and _CHECKPOINT_FOLDER.search(path):
+                if self._rule_index is None:
+                    self._rule_index = {r.id: r for r in self.catalog.rules}
+                rule = self._rule_index.get("CFG017")
+                if rule is not None:
+                    self._record(rule, line, "high", {"path": path})
+                return
 
     def _divided_by_setting(self, line: Line, frame: Frame) -> bool:
         """A division by zero in verl's code, on a source line that reads config values: one of

@@ -56,6 +56,7 @@ class ContextCollector:
         self.versions: dict[str, str] = {}
         self.gpu: dict[str, Any] = {}
         self.overrides: dict[str, str] = {}
+        self.override_line: Line | None = None  # the first line overrides were read from
         self.entry_point: str | None = None
         self.command: str | None = None
         self._section: str | None = None
@@ -101,6 +102,8 @@ class ContextCollector:
             self._idle_on_repeat.add(text)
         if "Error executing job with overrides" in line.raw:
             self._hydra_overrides(line.raw)
+            if self.overrides and self.override_line is None:
+                self.override_line = line
 
     def _banner(self, text: str) -> None:
         m = _BANNER_VERSION.match(text)
@@ -140,6 +143,8 @@ class ContextCollector:
         except ValueError:
             tokens = line.text[m.end() :].split()
         self._add_overrides(t for t in tokens if "=" in t and not t.startswith("-"))
+        if self.overrides and self.override_line is None:
+            self.override_line = line
 
     def _hydra_overrides(self, raw: str) -> None:
         m = _OVERRIDES.search(raw)
