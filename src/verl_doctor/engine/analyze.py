@@ -549,7 +549,7 @@ class Analyzer:
             state = states[rule.id] = _RuleState(rule)
         for k, v in (groups or {}).items():
             # (a traceback's source line shows the f-string, `'{inter_key}'`: not a value)
-            if not _PLACEHOLDER.fullmatch(v):
+            if not (v[:1] == "{" and _PLACEHOLDER.fullmatch(v)):
                 state.groups.setdefault(k, v)
         if state.first is None or _CONF_RANK[conf] < _CONF_RANK[state.first_conf]:
             # First hit, or a stronger kind of evidence than before: it leads the finding.
@@ -879,9 +879,7 @@ class Analyzer:
         for key, value in self.context.overrides.items():
             path = value.strip("'\"")
             if key.endswith(_MODEL_PATH_KEYS) and _CHECKPOINT_FOLDER.search(path):
-                if self._rule_index is None:
-                    self._rule_index = {r.id: r for r in self.catalog.rules}
-                rule = self._rule_index.get("CFG017")
+                rule = self._rule_by_id("CFG017")
                 if rule is not None:
                     self._record(rule, line, "high", {"path": path})
                 return
@@ -911,13 +909,16 @@ class Analyzer:
         """Record an answer from the exception's class and names; False when there is none."""
         if found is None:
             return False
-        if self._rule_index is None:
-            self._rule_index = {r.id: r for r in self.catalog.rules}
-        rule = self._rule_index.get(found.code)
+        rule = self._rule_by_id(found.code)
         if rule is None:
             return False
         self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
         return True
+
+    def _rule_by_id(self, code: str) -> Rule | None:
+        if self._rule_index is None:  # built when first asked: rules load lazily
+            self._rule_index = {r.id: r for r in self.catalog.rules}
+        return self._rule_index.get(code)
 
     # ------------------------------------------------------------------ report
 

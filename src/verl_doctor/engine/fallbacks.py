@@ -825,18 +825,22 @@ _DOUBLED = re.compile(
 )
 
 
+_REPEATED_LETTER = re.compile(r"(.)\1+")
+# A keyword with each run of one letter squeezed to one (`supported` -> `suported`) -> itself.
+_BY_SQUEEZED = {_REPEATED_LETTER.sub(r"\1", k): k for k in _KEYWORDS}
+
+
 def forgive_doubled_letters(message: str) -> str:
     """`message` with each of the checks' keywords written as spelt (`supportted` -> `supported`)."""
 
     def canonical(m: re.Match[str]) -> str:
         word = m.group(0)
-        squeezed = re.sub(r"(.)\1+", r"\1", word.lower())
-        for k in _KEYWORDS:
-            if re.sub(r"(.)\1+", r"\1", k) == squeezed:
-                return k if word[0].islower() else k.capitalize()
-        return word
+        k = _BY_SQUEEZED.get(_REPEATED_LETTER.sub(r"\1", word.lower()))
+        if k is None:
+            return word
+        return k if word[0].islower() else k.capitalize()
 
-    return _DOUBLED.sub(canonical, message) if _DOUBLED.search(message) else message
+    return _DOUBLED.sub(canonical, message)
 
 
 def config_check(
