@@ -1860,3 +1860,138 @@ def test_a_model_path_set_to_a_training_checkpoint_folder_is_the_error() -> None
     assert (first.rule, first.confidence) == ("CFG017", "high")
     assert "global_step_8/actor" in first.cause
     assert "CFG017" not in [f.rule for f in diagnose_text(log("/models/Qwen2.5-7B"), _CATALOG).findings]
+
+
+def _importing(user_file: str, raised_in: str, func: str, last: str) -> str:
+    """verl importing a user's file by path: the import machinery's frames, the file's module code,
+    then the code it called, which raised."""
+    p = "(TaskRunner pid=3012) "
+    return "".join(
+        p + ln + "\n"
+        for ln in (
+            "Traceback (most recent call last):",
+            '  File "/opt/verl/verl/tools/function_tool.py", line 170, in load_function_tools_from_path',
+            "    spec.loader.exec_module(module)",
+            '  File "<frozen importlib._bootstrap_external>", line 883, in exec_module',
+            '  File "<frozen importlib._bootstrap>", line 241, in _call_with_frames_removed',
+            f'  File "{user_file}", line 23, in <module>',
+            "    @function_tool",
+            f'  File "{raised_in}", line 201, in {func}',
+            "    raise ValueError(",
+            last,
+        )
+    )
+
+
+def test_an_error_raised_while_a_users_file_is_imported_is_that_custom_file() -> None:
+    log = _importing(
+        "/home/user/exp/search_tools.py",
+        "/opt/verl/verl/tools/function_tool.py",
+        "_build_schema_from_fn",
+        "ValueError: @function_tool 'web_search' declares variadic parameter(s) ['kwargs'], which can't "
+        "be expressed in an OpenAI tool schema. Replace them with explicit named parameters.",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG008", "medium")
+    assert "/home/user/exp/search_tools.py" in first.cause
+    assert "imported /home/user/exp/search_tools.py" in first.basis
+
+
+def test_a_library_file_imported_is_not_a_users_custom_file() -> None:
+    # verl's own package being imported (`import verl` runs its __init__): no user file in sight.
+    log = _importing(
+        f"{_SITE}/verl/__init__.py",
+        f"{_SITE}/verl/utils/import_utils.py",
+        "import_external_libs",
+        "ValueError: the plugin list is malformed",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings if f.rule == "CFG008"] == []
+
+
+def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package() -> None:
+    log = _importing(
+        "/home/user/rewards/judge.py",
+        "/home/user/rewards/judge.py",
+        "<module>",
+        "ModuleNotFoundError: No module named 'math_verify'",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV009"
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "func"),
+    [
+        # Ray sizing what ray_kwargs.ray_init asks for
+        (
+            "ValueError: After taking into account object store and redis memory usage, the amount of memory "
+            "on this node available for tasks and actors (-9.61 GB) is less than -4% of total. You can adjust "
+            "these settings with ray.init(memory=<bytes>, object_store_memory=<bytes>).",
+            f"{_SITE}/ray/_private/resource_spec.py",
+            "resolve",
+        ),
+        # two of Ray's settings given one port
+        (
+            "ValueError: Ray component worker_ports is trying to use a port number 10001 that is used by "
+            "other components.",
+            f"{_SITE}/ray/_private/parameter.py",
+            "update_pre_selected_port",
+        ),
+        # an amount asked for beside the amount there is
+        (
+            "ValueError: Not enough host memory available. Requesting 220.00 GB but only have 22.69 GB free. "
+            "Please reduce the size of the hierarchical cache.",
+            f"{_SITE}/sglang/srt/mem_cache/pool_host/base.py",
+            "_allocate_host_buffer",
+        ),
+    ],
+)
+def test_settings_refused_for_what_the_machine_has(message: str, path: str, func: str) -> None:
+    first = diagnose_text(_tb(message, path, func, "raise ValueError("), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+def test_a_config_transformers_refuses_to_save_is_not_the_model_folder() -> None:
+    message = (
+        "ValueError: Some generation parameters are set in the model config. These should go into "
+        "`model.generation_config` as opposed to `model.config`."
+    )
+    saving = diagnose_text(
+        _tb(message, f"{_SITE}/transformers/configuration_utils.py", "save_pretrained"), _CATALOG
+    )
+    loading = diagnose_text(
+        _tb(message, f"{_SITE}/transformers/configuration_utils.py", "__init__"), _CATALOG
+    )
+    assert "CFG017" not in [f.rule for f in saving.findings]
+    assert loading.findings[0].rule == "CFG017"
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # an option in code's spelling with its value refused, model words beside it
+        (
+            "ValueError: AITER fused QK-norm requires kv_cache_dtype 'auto', 'fp8', or 'fp8_e4m3', got 'fp8_e5m2'",
+            f"{_SITE}/vllm/_aiter_ops.py",
+            "CFG014",
+        ),
+        # an option the message says must be switched on
+        (
+            "AssertionError: overlap_moe_expert_parallel_comm must be enabled to return the schedule plan",
+            "/opt/verl/verl/workers/actor/megatron_actor.py",
+            "CFG014",
+        ),
+    ],
+)
+def test_options_told_by_their_spelling(message: str, path: str, code: str) -> None:
+    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_a_model_class_name_is_not_an_option() -> None:
+    # `Qwen2_5_VL...` is spelt with underscores, but it names what the model is, not a setting.
+    message = (
+        "ValueError: Unsupported critic architecture: Qwen2_5_VLForConditionalGeneration. Critic worker expects "
+        "an architecture suitable for value function estimation, such as '...ForTokenClassification'."
+    )
+    report = diagnose_text(_tb(message, "/opt/verl/verl/workers/roles/critic.py", "_build_engine"), _CATALOG)
+    assert not report.findings

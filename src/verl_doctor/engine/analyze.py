@@ -66,6 +66,9 @@ MAX_ENVELOPES = 64
 MAX_ECHOES = 64  # distinct echoes kept (the report shows five)
 MAX_COPY_PLANS = 4096
 FRAME_LOOKBACK = 80
+# Lines from an import machinery frame to the imported file's `<module>` frame (the frozen
+# frames print no source line; a file's own frame may follow one or two of them).
+_IMPORT_TO_MODULE = 4
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
@@ -199,6 +202,10 @@ class Analyzer:
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
+        # Per worker: the last frame of Python's import machinery, and the last user file whose
+        # module code ran right under it (a custom file verl was told to load).
+        self._importing: dict[tuple[object, ...], int] = {}
+        self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
         self.copy_plans: dict[bytes, CopyPlan] = {}
@@ -247,6 +254,7 @@ class Analyzer:
             if "/pydantic" not in fr.path:
                 self._innermost[line.worker.key()] = (line.number, fr)
                 self._frame_follow[line.worker.key()] = follow
+            self._note_import(line, fr)
         env = verdict.envelope_of(text)
         if env is not None:
             self._envelopes.append((line, env))
@@ -686,9 +694,33 @@ class Analyzer:
             return
         if exc is None:
             return
-        if self._config_check(line, exc, own):
+        if self._user_module_failed(line, exc) or self._config_check(line, exc, own):
             return
         self._remember_unknown(line, exc)
+
+    def _note_import(self, line: Line, fr: Frame) -> None:
+        """Follow Python importing a file: its `exec_module` frame, then the file's `<module>`."""
+        key = line.worker.key()
+        if fr.func == "exec_module" or fr.path.startswith("<frozen importlib"):
+            self._importing[key] = line.number
+        elif fr.func == "<module>" and not fr.path.startswith("<") and fr.package is None:
+            started = self._importing.get(key)
+            if started is not None and 0 <= line.number - started <= _IMPORT_TO_MODULE:
+                if len(self._user_module) > MAX_WORKERS:
+                    self._user_module.clear()
+                self._user_module[key] = (line.number, fr.path)
+
+    def _user_module_failed(self, line: Line, exc: ExceptionLine) -> bool:
+        """An exception raised while Python imported a user's own file (the frames show the
+        import machinery running that file's module code): the custom file verl was told to load
+        (a reward function, a tool, a dataset class) fails on import, whatever it raised."""
+        module = self._user_module.get(line.worker.key())
+        if module is None or not 0 <= line.number - module[0] <= FRAME_LOOKBACK:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = f"{exc.type} raised while Python imported {module[1]}"
+        return self._credit(line, Fallback("CFG008", {"module_path": module[1]}, basis))
 
     def _remember_unknown(self, line: Line, exc: ExceptionLine) -> None:
         """Keep an exception no rule knows (counted once per message), unless what was running
@@ -829,7 +861,7 @@ class Analyzer:
         if package == "transformers" and not self.context.set_keys_named_in(message):
             from verl_doctor.engine.fallbacks import model_config_refused
 
-            if self._credit(line, model_config_refused(exc.type, message, last[1].path)):
+            if self._credit(line, model_config_refused(exc.type, message, last[1].path, last[1].func)):
                 return True
         # The options are those the exception's own line names: the lines read as its wrapped
         # rest may be another record's (a paste's last line, then the next run's command).

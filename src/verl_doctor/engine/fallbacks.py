@@ -514,7 +514,7 @@ _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
 _RAY_CHECKS_SETTINGS = re.compile(
     r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
-    r"/ray/_private/(?:node|services|parameter)\.py:|/ray/_private/utils\.py:validate_\w+$"
+    r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|/ray/_private/utils\.py:validate_\w+$"
 )
 
 
@@ -563,13 +563,16 @@ _MODEL_CONFIG_CODE = re.compile(
     r"/transformers/(?:configuration_utils\.py|modeling_rope_utils\.py|models/\w+/configuration_\w+\.py)$"
 )
 _FIELD_QUOTED = re.compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
+# The config code that writes a config out: what it refuses is what the run put in the config
+# (an override), not what the model folder holds.
+_WRITES_CONFIG = re.compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
 
 
-def model_config_refused(exc_type: str, message: str, path: str) -> Fallback | None:
+def model_config_refused(exc_type: str, message: str, path: str, func: str = "") -> Fallback | None:
     """A value transformers refuses while building the model's config (`Missing required keys in
     `rope_scaling``): the model folder's config.json describes the model in a way this
     transformers does not accept."""
-    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")):
+    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or _WRITES_CONFIG.match(func):
         return None
     field = _FIELD_QUOTED.search(message)
     groups = {"field": field.group("field")} if field else {}
@@ -610,13 +613,19 @@ _VALUE_SHOWN = re.compile(
     # the value a check shows it holds: `..., current value: middle`
     r"\bcurrent(?:ly)? (?:value|setting)(?: is)?:? ['\"`]?\w|"
     # a limit shown with the request that passed it: `Cannot request more than 20 logprobs`
-    r"\b(?:cannot|can't|must not|may not) (?:request|use|set|specify|have|allocate|exceed) more than \d",
+    r"\b(?:cannot|can't|must not|may not) (?:request|use|set|specify|have|allocate|exceed) more than \d|"
+    # an amount asked for beside the one there is: `Requesting 220.00 GB but only have 22.69 GB free`
+    r"\brequest(?:s|ed|ing)? [\d.]+ ?(?:[kmgt]i?b|bytes?|gpus?|cpus?|blocks?)?\b[^.\n]{0,30}\bbut (?:there )?"
+    r"(?:only )?(?:ha(?:ve|s)\b|[\d.]+ ?(?:[kmgt]i?b)? (?:is |are )?(?:free|available|left))",
     re.I,
 )
 # A refusal that says which option to set (`set drop_thinking=False in chat_template_kwargs`,
 # `Enable dynamic_context_parallel consistently`): the option, in code's spelling, is the fix.
 _DIRECTS_AN_OPTION = re.compile(
     r"\b(?:set|enable|disable|turn (?:on|off))\s+(?:the\s+)?[`'\"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
+    # `overlap_moe_expert_parallel_comm must be enabled to ...`
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'\"]? (?:must|should|needs? to|has to) be (?:enabled|disabled|"
+    r"turned (?:on|off)|set to)\b|"
     # an environment variable to set: `Set VLLM_USE_V1=0 to use another attention backend`
     r"\b(?:set|export)\s+[`'\"]?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S",
     re.I,
@@ -767,7 +776,9 @@ _REFUSED = re.compile(
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
     r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
     r"\bcannot override\b|\bout[- ]of[- ](?:vocab(?:ulary)?|range|bounds)\b|\bmust (?:equal|match)\b|"
-    r"\bcannot contain\b|\bprovided but without\b|\bexpect(?:ed|s)? `?\w+`? to be\b|"
+    r"\bcannot contain\b|\bprovided but without\b|"
+    # two settings given one thing: `... trying to use a port number 10001 that is used by other components`
+    r"\b(?:is|are) (?:already )?(?:used|taken) by (?:other|another)\b|\bexpect(?:ed|s)? `?\w+`? to be\b|"
     r"\bmake sure (?:that )?(?:[\w.`'-]+ ){1,6}(?:is|are|has|have|does|do)\b|"
     r"\bplease (?:use|set|enable|disable|specify|pass|provide|add|remove|change|increase|decrease|"
     r"reduce|lower)\b",
@@ -841,6 +852,15 @@ def forgive_doubled_letters(message: str) -> str:
         return k if word[0].islower() else k.capitalize()
 
     return _DOUBLED.sub(canonical, message)
+
+
+def _names_an_option(message: str) -> bool:
+    """Whether the message names an option the way code spells one (`kv_cache_dtype`,
+    `--max-model-len`, `VLLM_USE_V1`); a class name (`Qwen2_5_VLForCausalLM`) is none."""
+    return any(
+        t.group(0) not in _NOT_AN_OPTION and (t.group(0).islower() or t.group(0).isupper())
+        for t in _OPTION_TOKEN.finditer(message)
+    )
 
 
 def config_check(
@@ -937,6 +957,9 @@ def _config_check(
             or _DIRECTS_AN_OPTION.search(message)
             # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
             or (_A_CHOICE.search(message) and _VALUE_SHOWN.search(message))
+            # an option in code's spelling with the value refused (`requires kv_cache_dtype 'auto'
+            # or 'fp8', got 'fp8_e5m2'`), whatever model words come with it
+            or (_VALUE_SHOWN.search(message) and _names_an_option(message))
             # a feature refused that one of verl's options switches on (`gradient checkpointing`)
             or options
         ) and (
@@ -976,11 +999,7 @@ def _config_check(
             ):
                 return None
         else:
-            names_one = (
-                any(t.group(0) not in _NOT_AN_OPTION for t in _OPTION_TOKEN.finditer(message))
-                or bool(_A_SETTING_NAMED.search(message))
-                or bool(options)
-            )
+            names_one = _names_an_option(message) or bool(_A_SETTING_NAMED.search(message)) or bool(options)
             # In a library's own settings code (server_args.py, a config's __post_init__, a
             # check_* function, the part of Ray that checks what ray_init passes, torchrun's
             # launcher) a refusal is about a setting even when it names none the way code would.
