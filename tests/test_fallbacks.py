@@ -272,10 +272,6 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "ValueError: Sliding window attention is not supported for this architecture.",
             f"{_SITE}/vllm/config.py",
         ),
-        (
-            "AssertionError: only LayerNorm is supported for now",
-            "/opt/verl/verl/models/mcore/config_converter.py",
-        ),
         # A checkpoint's contents, read by a function whose name holds "check" only inside "checkpoint".
         (
             "AssertionError: rng state not found in dict_keys(['model', 'extra_state']).",
@@ -682,7 +678,6 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
 @pytest.mark.parametrize(
     ("last", "path", "func"),
     [
-        ("ValueError: Unknown role: human", "/opt/verl/verl/workers/rollout/schemas.py", "add_message"),
         (
             "ValueError: reward loop manager naive has already been registered",
             "/opt/verl/verl/experimental/reward_loop/registry.py",
@@ -700,11 +695,13 @@ def test_a_refusal_of_a_sample_or_of_how_code_calls_a_library_is_not_a_setting(
 ) -> None:
     log = _tb(last, path, func, "raise ValueError(msg)")
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
-    # an option about roles is still a setting (of a rollout engine: verl's own keys are known)
-    kv = last.replace("Unknown role: human", "Please specify kv_disagg_role when kv_connector is set")
-    if kv != last:
-        engine = _tb(kv, f"{_SITE}/sglang/srt/server_args.py", func, "raise ValueError(msg)")
-        assert [f.rule for f in diagnose_text(engine, _CATALOG).findings] == ["CFG014"]
+
+
+def test_an_option_about_roles_is_still_a_setting() -> None:
+    # (of a rollout engine: verl's own keys are known)
+    message = "ValueError: Please specify kv_disagg_role when kv_connector is set"
+    engine = _tb(message, f"{_SITE}/sglang/srt/server_args.py", "add_message", "raise ValueError(msg)")
+    assert [f.rule for f in diagnose_text(engine, _CATALOG).findings] == ["CFG014"]
 
 
 def _hydra_wrapped(target: str, inner: str) -> str:
@@ -1995,3 +1992,69 @@ def test_a_model_class_name_is_not_an_option() -> None:
     )
     report = diagnose_text(_tb(message, "/opt/verl/verl/workers/roles/critic.py", "_build_engine"), _CATALOG)
     assert not report.findings
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # the roles of a sample's chat messages: the data
+        (
+            "AssertionError: the first role must be user",
+            "/opt/verl/verl/utils/dataset/vision_utils.py",
+            "CFG012",
+        ),
+        ("ValueError: Unknown role: human", "/opt/verl/verl/workers/rollout/schemas.py", "CFG012"),
+        (
+            "ValueError: DeepSeek-V4 encoding got an unsupported role: tool",
+            "/opt/verl/verl/utils/tokenizer/deepseek.py",
+            "CFG012",
+        ),
+        # verl saying what it does not support, the model's layout included
+        (
+            "AssertionError: only RMSNorm is supported for now",
+            "/opt/verl/verl/models/mcore/model_initializer.py",
+            "CFG014",
+        ),
+        (
+            "AssertionError: only LayerNorm is supported for now",
+            "/opt/verl/verl/models/mcore/config_converter.py",
+            "CFG014",
+        ),
+        # an environment variable refused, wherever it is read
+        (
+            "ValueError: Valid value for RAY_USAGE_STATS_ENABLED env var is 0 or 1, but got yes",
+            f"{_SITE}/ray/_common/usage/usage_lib.py",
+            "CFG014",
+        ),
+        # an option the message says to lower
+        (
+            "AssertionError: sub-pool 'full': 3000000000 physical ids exceed the int32 bound (2^31) that "
+            "read-index buffers assume. Reduce max_total_num_tokens.",
+            f"{_SITE}/sglang/srt/mem_cache/unified_memory_pool.py",
+            "CFG014",
+        ),
+        # a model family's code in vLLM's newer layout refusing what config.json holds
+        (
+            "ValueError: embed_dim must be divisible by num_heads (got `embed_dim`: 1000 and `num_heads`: 16).",
+            f"{_SITE}/vllm/models/dots3_note/nvidia/audio_encoder.py",
+            "CFG017",
+        ),
+        # ... unless it asks for an option's value
+        (
+            "ValueError: dp_shared_memory requires cpu_offload=True",
+            f"{_SITE}/vllm/models/deepseek_v41/common/engram.py",
+            "CFG014",
+        ),
+    ],
+)
+def test_data_roles_verl_refusals_env_variables_and_model_code(message: str, path: str, code: str) -> None:
+    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_worker_roles_are_not_a_samples_roles() -> None:
+    message = (
+        "ValueError: Invalid role critic_x, should be one of ['actor', 'rollout', 'ref', 'actor_rollout']"
+    )
+    report = diagnose_text(_tb(message, "/opt/verl/verl/workers/fsdp_workers.py", "__init__"), _CATALOG)
+    assert "CFG012" not in [f.rule for f in report.findings]

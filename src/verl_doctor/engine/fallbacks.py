@@ -622,7 +622,8 @@ _VALUE_SHOWN = re.compile(
 # A refusal that says which option to set (`set drop_thinking=False in chat_template_kwargs`,
 # `Enable dynamic_context_parallel consistently`): the option, in code's spelling, is the fix.
 _DIRECTS_AN_OPTION = re.compile(
-    r"\b(?:set|enable|disable|turn (?:on|off))\s+(?:the\s+)?[`'\"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
+    r"\b(?:set|enable|disable|turn (?:on|off)|reduce|increase|lower|raise|decrease)\s+(?:the\s+)?[`'\"]?"
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
     # `overlap_moe_expert_parallel_comm must be enabled to ...`
     r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'\"]? (?:must|should|needs? to|has to) be (?:enabled|disabled|"
     r"turned (?:on|off)|set to)\b|"
@@ -690,6 +691,14 @@ _FILE_DOES_NOT_PARSE = re.compile(
 )
 # Chat roles of a sample (`Unknown role: human`), unless an option about roles is named (kv_role).
 _CHAT_ROLE = re.compile(r"\broles?\b", re.I)
+# The roles of a sample's chat messages, refused (`the first role must be user`, `Unknown role:
+# human`), as against the roles of verl's workers (actor, rollout, ref, critic).
+_SAMPLE_ROLES = re.compile(
+    r"\b(?:first|last|next|unsupported|unknown|invalid|unexpected|append(?:ing)?) (?:\w+ )?roles?\b|"
+    r"\broles? must be (?:user|assistant|system|tool)\b",
+    re.I,
+)
+_WORKER_ROLES = re.compile(r"\b(?:actor|rollout|critic|ref|actor_rollout)\b")
 _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
@@ -893,6 +902,13 @@ def _config_check(
     message = forgive_doubled_letters(message)
     if _FILE_DOES_NOT_PARSE.search(message) or _IMPLEMENT_IT.search(message):
         return None
+    if package == "verl" and _SAMPLE_ROLES.search(message) and not _WORKER_ROLES.search(message):
+        return Fallback(
+            "CFG012",
+            {},
+            f"{_a(exc_type)} raised by verl in {where_in(p, package)} ({func}) about the roles of a "
+            "sample's chat messages",
+        )
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
     # stack's code, the words must refuse a value, and name the option (or show the value).
     by_frame = package == "verl" and bool(
@@ -937,7 +953,7 @@ def _config_check(
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
-        if not _checks_settings(package, p, func):
+        if not (_checks_settings(package, p, func) or _ENV_VARIABLE.search(message)):
             return None
         worded = (
             _REFUSED.search(message)
@@ -962,6 +978,8 @@ def _config_check(
             or (_VALUE_SHOWN.search(message) and _names_an_option(message))
             # a feature refused that one of verl's options switches on (`gradient checkpointing`)
             or options
+            # verl saying what it does not support (a model's layout, a feature with another)
+            or (package == "verl" and _verl_does_not_support(message))
         ) and (
             _ABOUT_THE_MODEL.search(message)
             or _CHECKPOINT_CONTENT.search(message)
@@ -995,7 +1013,7 @@ def _config_check(
                 or _FROM_CONFIG.search(message)
                 or sample_field_missing
                 or option_missing
-                or (_UNSUPPORTED.search(message) and _A_CHOICE.search(message))
+                or _verl_does_not_support(message)
             ):
                 return None
         else:
@@ -1029,6 +1047,7 @@ def _config_check(
         and not _A_SETTING_NAMED.search(message)
         and not _A_CHOICE.search(message)  # `does not support FLASHINFER backend`: a setting's choice
         and not _ON_THIS_GPU.search(message)
+        and not _OPTION_GIVEN.search(message)  # `dp_shared_memory requires cpu_offload=True`
     ):
         # The engine's code for this architecture refusing what the model's config.json holds
         # (`Unsupported activation: gelu_pytorch_tanh. Only silu is supported`).
@@ -1081,8 +1100,24 @@ def where_in(path: str, package: str) -> str:
 
 # An engine's (or transformers') code for one model architecture.
 _MODEL_IMPLEMENTATION = re.compile(
-    r"/(?:sglang/srt/models|vllm/model_executor/models)/\w+\.py$|/transformers/models/\w+/modeling_\w+\.py$"
+    r"/(?:sglang/srt/models|vllm/model_executor/models|vllm/models)/(?:(?!ops/|kernels/)\w+/){0,2}\w+\.py$|"
+    r"/transformers/models/\w+/modeling_\w+\.py$"
 )
+_SUPPORT = re.compile(r"\bsupport", re.I)
+
+
+def _verl_does_not_support(message: str) -> bool:
+    """verl saying in so many words what it does not support (a feature, a model's layout, the
+    two together); not its code that is missing (`not implemented yet`), nor a model whose
+    config.json it sends the user to, nor a Python type its code was handed (`Indexing with
+    <class 'str'> is not supported`)."""
+    return bool(_SUPPORT.search(message)) and "config.json" not in message and "<class '" not in message
+
+
+# An environment variable is a setting wherever the code that reads it sits.
+_ENV_VARIABLE = re.compile(r"\benv(?:ironment)?[ _-]?var(?:iable)?s?\b", re.I)
+# An option in code's spelling with the value it needs or was given (`cpu_offload=True`).
+_OPTION_GIVEN = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+=\S")
 # What a refusal is about: `Unsupported activation: gelu` -> activation.
 _REFUSED_SUBJECT = re.compile(r"\b(?:unsupported|unknown|invalid) (?P<subject>[a-z][\w ]{1,40}?):", re.I)
 # Unpacking what a call returned, with the wrong count (`too many values to unpack (expected 3)`).
