@@ -2058,3 +2058,20 @@ def test_worker_roles_are_not_a_samples_roles() -> None:
     )
     report = diagnose_text(_tb(message, "/opt/verl/verl/workers/fsdp_workers.py", "__init__"), _CATALOG)
     assert "CFG012" not in [f.rule for f in report.findings]
+
+
+def test_an_override_given_no_value_is_the_missing_value_of_a_run_that_failed_unexplained() -> None:
+    # `actor_rollout_ref.model.path=$MODEL_PATH` with the variable never set
+    failed = (
+        "Error executing job with overrides: ['data.train_batch_size=8', 'actor_rollout_ref.model.path=', "
+        "'trainer.n_gpus_per_node=1']\n"
+        "Error in call to target 'verl.workers.config.model.HFModelConfig':\n"
+        "IndexError('string index out of range')\n"
+        "full_key: actor_rollout_ref.model\n"
+    )
+    first = diagnose_text(failed, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG011", "medium")
+    assert "actor_rollout_ref.model.path" in first.cause
+    # every override given a value: nothing is claimed from them
+    given = failed.replace("model.path=", "model.path=/models/Qwen2.5-0.5B")
+    assert "CFG011" not in [f.rule for f in diagnose_text(given, _CATALOG).findings]

@@ -205,6 +205,7 @@ class Analyzer:
         # Per worker: the last frame of Python's import machinery, and the last user file whose
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
+        self._settled_codes: set[str] = set()  # answers `settle` gave, once each
         self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
@@ -890,6 +891,7 @@ class Analyzer:
         line): with no error known or unknown, a Ray envelope whose class says what happened
         (a worker's death) is the answer, though the death's own message was cut off."""
         self._checkpoint_given_as_model()
+        self._override_left_empty()
         if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class
@@ -915,6 +917,21 @@ class Analyzer:
                 if rule is not None:
                     self._record(rule, line, "high", {"path": path})
                 return
+
+    def _override_left_empty(self) -> None:
+        """A run that failed with an error no rule knows, one of its overrides given no value
+        (`actor_rollout_ref.model.path=`, a shell variable that was never set): verl then reads
+        an empty string where a value must be, and fails in whatever reads it first."""
+        line = self.context.override_line
+        if self.states or not self._unknown or line is None or "CFG011" in self._settled_codes:
+            return
+        empty = [key for key, value in self.context.overrides.items() if value.strip("'\"") == ""]
+        rule = self._rule_by_id("CFG011")
+        if empty and rule is not None:
+            self._settled_codes.add("CFG011")
+            self._record(
+                rule, line, "medium", {"full_key": empty[0]}, basis=f"override {empty[0]}= left empty"
+            )
 
     def _divided_by_setting(self, line: Line, frame: Frame) -> bool:
         """A division by zero in verl's code, on a source line that reads config values: one of
