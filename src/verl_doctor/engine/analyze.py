@@ -205,7 +205,6 @@ class Analyzer:
         # Per worker: the last frame of Python's import machinery, and the last user file whose
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
-        self._settled_codes: set[str] = set()  # answers `settle` gave, once each
         self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
@@ -923,12 +922,11 @@ class Analyzer:
         (`actor_rollout_ref.model.path=`, a shell variable that was never set): verl then reads
         an empty string where a value must be, and fails in whatever reads it first."""
         line = self.context.override_line
-        if self.states or not self._unknown or line is None or "CFG011" in self._settled_codes:
+        if self.states or not self._unknown or line is None:
             return
         empty = [key for key, value in self.context.overrides.items() if value.strip("'\"") == ""]
         rule = self._rule_by_id("CFG011")
         if empty and rule is not None:
-            self._settled_codes.add("CFG011")
             self._record(
                 rule, line, "medium", {"full_key": empty[0]}, basis=f"override {empty[0]}= left empty"
             )
