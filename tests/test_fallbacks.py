@@ -894,7 +894,8 @@ def test_an_unknown_exception_a_terminal_wrapped_is_read_whole() -> None:
 
 def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
     # The keys are in no shipped key list (a reward manager's free-form kwargs), but the run set
-    # them, and verl's check names one: a refused value. Without the overrides it names nothing.
+    # them, and verl's check names one: a refused value. Without the overrides, two options in
+    # code's spelling held to an order say the same.
     message = "AssertionError: max_resp_len must be larger than overlong_buffer.len"
     path = "/opt/verl/verl/workers/reward_manager/dapo.py"
     statement = "assert self.max_resp_len >= self.overlong_buffer_cfg.len, ("
@@ -904,9 +905,9 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
         "'+reward_model.reward_kwargs.overlong_buffer_cfg.len=4096', '+reward_model.reward_kwargs.max_resp_len=2048']\n"
         + bare
     )
-    assert [f.rule for f in diagnose_text(bare, _CATALOG).findings] == []
-    first = diagnose_text(with_overrides, _CATALOG).findings[0]
-    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    for log in (bare, with_overrides):
+        first = diagnose_text(log, _CATALOG).findings[0]
+        assert (first.rule, first.confidence) == ("CFG014", "medium")
 
 
 @pytest.mark.parametrize(
@@ -2075,3 +2076,31 @@ def test_an_override_given_no_value_is_the_missing_value_of_a_run_that_failed_un
     # every override given a value: nothing is claimed from them
     given = failed.replace("model.path=", "model.path=/models/Qwen2.5-0.5B")
     assert "CFG011" not in [f.rule for f in diagnose_text(given, _CATALOG).findings]
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # two options left unset together
+        (
+            "AssertionError: local_path and hdfs_path cannot be both None",
+            "/opt/verl/verl/utils/checkpoint/checkpoint_manager.py",
+            "CFG011",
+        ),
+        # two options held to an order
+        (
+            "AssertionError: max_resp_len must be larger than overlong_buffer.len",
+            "/opt/verl/verl/experimental/reward_loop/reward_manager/dapo.py",
+            "CFG014",
+        ),
+        # a pipeline split that leaves a stage too few layers
+        (
+            "AssertionError: Not enough layers in the first virtual pipeline stage",
+            "/opt/verl/verl/utils/megatron/router_replay_utils.py",
+            "CFG010",
+        ),
+    ],
+)
+def test_options_unset_together_or_held_out_of_order(message: str, path: str, code: str) -> None:
+    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")

@@ -712,7 +712,7 @@ _MISSING = re.compile(
     r"(?:is|are) (?:missing|absent)\b|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
-    r"cannot be None|\bwas provided without\b|"
+    r"cannot (?:both )?be (?:both )?None|\bwas provided without\b|"
     r"\bmust (?:include|define|have) (?:an? |the )?['\"`]?[a-z]+_[a-z_]+\b|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)|"
     # `GDPO requires 'algorithm.gdpo_reward_keys' listing ...`: a dotted option it needs
@@ -765,7 +765,9 @@ _ORDERED = re.compile(
 )
 # A parallel size compared with something: `tp > train_tp`, `9 * pp_size: 3 != 28`, `exceeds`.
 _COMPARED = re.compile(
-    r"[<>]=?|!=|==|\bexceed|\blarger|\bbigger|\bgreater|\bless than|\bsmaller|\bequal|\bmatch|\b\d+\b", re.I
+    r"[<>]=?|!=|==|\bexceed|\blarger|\bbigger|\bgreater|\bless than|\bsmaller|\bequal|\bmatch|\b\d+\b|"
+    r"\bnot enough\b|\btoo (?:few|many)\b",
+    re.I,
 )
 _REFUSED = re.compile(
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
@@ -998,6 +1000,11 @@ def _config_check(
             batch_split = _DIVIDE.search(message) and _BATCH_SIZES.search(message)
             # `Configuration must include 'retrieval_service_url'`: one option named in quotes.
             option_missing = _MISSING.search(message) and _QUOTED_OPTION.search(message)
+            # `max_resp_len must be larger than overlong_buffer.len`: two options held to an order.
+            options_ordered = _ORDERED.search(message) and (
+                sum(1 for t in _OPTION_TOKEN.finditer(message) if t.group(0).islower() and "_" in t.group(0))
+                >= 2
+            )
             # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
             options_missing = (
                 _MISSING.search(message)
@@ -1013,6 +1020,7 @@ def _config_check(
                 or _FROM_CONFIG.search(message)
                 or sample_field_missing
                 or option_missing
+                or options_ordered
                 or _verl_does_not_support(message)
             ):
                 return None
