@@ -2104,3 +2104,69 @@ def test_an_override_given_no_value_is_the_missing_value_of_a_run_that_failed_un
 def test_options_unset_together_or_held_out_of_order(message: str, path: str, code: str) -> None:
     first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == (code, "medium")
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # the version a package needs, in backticks
+        (
+            "ImportError: gptqmodel requires optimum version `1.24.0` or higher. Found version `1.20.0`, but "
+            "only versions above `1.24.0` are supported",
+            f"{_SITE}/peft/import_utils.py",
+            "ENV013",
+        ),
+        # two choices that cannot go together
+        (
+            "ValueError: moe_backend='deepep' dispatches and combines itself and cannot be paired with "
+            "all2all_backend='pplx'; leave --all2all-backend unset.",
+            f"{_SITE}/vllm/config/kernel.py",
+            "CFG014",
+        ),
+    ],
+)
+def test_a_pinned_version_in_backticks_and_choices_that_cannot_be_paired(
+    message: str, path: str, code: str
+) -> None:
+    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_a_pin_listed_in_a_message_is_not_a_version_asked_for() -> None:
+    # Ray's runtime_env check lists the pip field it was given: a setting refused, no version needed.
+    message = (
+        "ValueError: The 'pip' field, 'uv' field, and 'conda' field of runtime_env cannot be specified at "
+        "the same time.\nspecified pip field: ['math-verify==0.7.0', 'latex2sympy2_extended']"
+    )
+    first = diagnose_text(
+        _tb(message, f"{_SITE}/ray/runtime_env/runtime_env.py", "__init__"), _CATALOG
+    ).findings[0]
+    assert first.rule == "CFG014"
+    asked = "ImportError: math-verify==0.7.0 is required for the math reward, please install it"
+    found = diagnose_text(_tb(asked, "/opt/verl/verl/utils/reward_score/math_verify.py"), _CATALOG).findings
+    assert found[0].rule == "ENV013"
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # the arguments a dataset is loaded with are settings of the data
+        (
+            "ValueError: Split name should match '^\\w+(\\.\\w+)*$' but got 'train[:90%'.",
+            f"{_SITE}/datasets/splits.py",
+            "CFG014",
+        ),
+        # what the data files hold is not
+        (
+            "ValueError: The features can't be aligned because the key prompt of features {...} has unexpected "
+            "type - Value('string') (expected either List(Value('string')) or Value(\"null\").",
+            f"{_SITE}/datasets/features/features.py",
+            None,
+        ),
+    ],
+)
+def test_datasets_loading_arguments_are_settings_its_schema_checks_are_not(
+    message: str, path: str, code: str | None
+) -> None:
+    found = diagnose_text(_tb(message, path, "check"), _CATALOG).findings
+    assert (found[0].rule if found else None) == code

@@ -175,7 +175,7 @@ _RUNTIME_TYPES = frozenset(
 
 # A message that says which version is installed: a version mismatch, whatever else it asks.
 _VERSION_FOUND = re.compile(
-    r"\bbut (?:found|got|you have)\b|\binstalled (?:with )?version\b|"
+    r"\bbut (?:found|got|you have)\b|\binstalled (?:with )?version\b|\bfound version\b|"
     r"\bcurrent(?:ly)? (?:installed )?version\b|"
     r"\bversion (?:of \S+ )?(?:is|installed is) \d",
     re.I,
@@ -190,6 +190,9 @@ _VERSION_NEEDED = re.compile(
     r"|(?<![\w.-])(?P<b>[A-Za-z][\w-]*) (?:version |verion )?v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?"
     r"(?:is|are) (?:required|needed)"
+    # `requires optimum version `1.24.0` or higher`
+    r"|(?<![\w.-])(?P<i>[A-Za-z][\w-]*) version [`'\"]v?\d+(?:\.\d+)*[`'\"] "
+    r"(?:or|and) (?:higher|later|newer|above)"
     r"|(?<![\w.-])(?P<f>[A-Za-z][\w-]* [A-Za-z][\w-]*) (?:version|verion|ver\.?) v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
@@ -200,6 +203,12 @@ _VERSION_NEEDED = re.compile(
     r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
+    re.I,
+)
+# Words around a pin that ask for it: `requires vllm>=0.7`, `vllm>=0.7 is required`, `install ...`.
+_ASKS_FOR_PIN = re.compile(
+    r"requir|\bneeds?\b|install|upgrad|downgrad|\bsupport|compatib|\bworks? (?:with|on)\b|\bexpect|"
+    r"\bmust\b|\bonly\b|\bplease\b|\buse\b|\bavailable\b|\bversion\b",
     re.I,
 )
 _PACKAGE_ALIASES = {
@@ -336,10 +345,14 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
     if exc_type not in _RAISING:
         return None
     for m in _VERSION_NEEDED.finditer(message):
+        if m.group("a") and not _ASKS_FOR_PIN.search(message, max(0, m.start() - 80), m.end() + 40):
+            continue  # a pin listed (`specified pip field: ['math-verify==0.7.0']`), not one asked for
         name = next(g for g in m.groups() if g)
         package = known_package(name)
-        if package is None and m.group("a") and _TO_INSTALL.search(message):
-            package = name.lower()  # `requires jinja2>=3.1.0 to be installed`: a package by its pin
+        if package is None and ((m.group("a") and _TO_INSTALL.search(message)) or m.group("i")):
+            # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
+            # higher`: a package by its pin
+            package = name.lower()
         if package:
             return _version_mismatch(package, None, f"{_a(exc_type)} naming the {package} version it needs")
     return None
@@ -497,7 +510,19 @@ _CONFIG_KEY = re.compile(
 # rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
 # torch's launcher (torchrun's arguments, MASTER_ADDR/MASTER_PORT) and DataLoader.
 STACK_PACKAGES = frozenset(
-    ("verl", "vllm", "sglang", "transformers", "megatron", "mbridge", "torchtitan", "ray", "torch", "peft")
+    (
+        "verl",
+        "vllm",
+        "sglang",
+        "transformers",
+        "megatron",
+        "mbridge",
+        "torchtitan",
+        "ray",
+        "torch",
+        "peft",
+        "datasets",
+    )
 )
 # Of torch's code, only the launcher and rendezvous (torchrun's arguments, MASTER_ADDR/PORT) and
 # the DataLoader's constructor (verl's data loader settings) and FSDP2's fully_shard() read a run's settings.
@@ -521,13 +546,16 @@ _RAY_CHECKS_SETTINGS = re.compile(
 def _checks_settings(package: str, path: str, func: str) -> bool:
     """Whether this part of a library checks settings a run is given, rather than how code calls
     it: transformers' generate() is called by user code (reward judges), verl rolls out with vLLM
-    or SGLang."""
+    or SGLang; datasets' loading arguments (a split, a config name) are settings of the data."""
     if package == "ray":
         return bool(_RAY_CHECKS_SETTINGS.search(path + ":" + func))
     if package == "transformers":
         return "/transformers/generation/" not in path
     if package == "torch":
         return bool(_TORCH_SETTINGS.search(path + ":" + func))
+    if package == "datasets":
+        # its feature (schema) checks judge what the data files hold, not a setting
+        return "/datasets/features/" not in path
     return True
 
 
@@ -779,7 +807,8 @@ _REFUSED = re.compile(
     r"\bdoes not exist or is not a\b|must have a unique\b|\bduplicate\b|"
     # a value larger than what it must fit in: `object store size (186 GB) exceeds /dev/shm size`
     r"\bexceeds?\b[^.\n]{0,40}\b(?:size|limit|maximum|capacity|available)\b|"
-    r"cannot be (?:used|set|combined|enabled|empty|specified)|can ?not set|cannot set|not allowed|"
+    r"cannot be (?:used|set|combined|paired|mixed|enabled|empty|specified)|can ?not set|cannot set|"
+    r"not allowed|"
     r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
     r"greater than|less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
