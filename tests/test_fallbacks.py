@@ -2170,3 +2170,41 @@ def test_datasets_loading_arguments_are_settings_its_schema_checks_are_not(
 ) -> None:
     found = diagnose_text(_tb(message, path, "check"), _CATALOG).findings
     assert (found[0].rule if found else None) == code
+
+
+def _wrapped(text: str, width: int) -> str:
+    """`text` as a terminal `width` columns wide prints it: every line cut at that width."""
+    return "".join(
+        line[i : i + width] + "\n"
+        for line in text.rstrip("\n").split("\n")
+        for i in range(0, max(len(line), 1), width)
+    )
+
+
+def test_a_frame_cut_inside_its_path_and_a_message_cut_mid_word_are_read_whole() -> None:
+    p = "(WorkerDict pid=51872, ip=10.244.5.31) "
+    log = _wrapped(
+        f"{p}Traceback (most recent call last):\n"
+        f'{p}  File "/opt/conda/lib/python3.10/site-packages/verl/experimental/reward_loop/reward_manager/dapo.py", '
+        "line 43, in __init__\n"
+        f"{p}    assert self.max_resp_len >= self.overlong_buffer_cfg.len, (\n"
+        f"{p}AssertionError: max_resp_len must be larger than overlong_buffer.len\n",
+        80,
+    )
+    assert "larg\n" in log  # (the message is cut inside a word, on one line only)
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+def test_a_frame_whose_path_a_wrap_at_a_space_moved_to_a_line_of_its_own() -> None:
+    p = "(WorkerDict pid=2201, ip=10.0.0.3) "
+    log = (
+        f"{p}Traceback (most recent call last):\n"
+        f"{p}  File \n"
+        '"/usr/local/lib/python3.10/dist-packages/sglang/srt/server_args.py", line 230, in \n'
+        "check_server_args\n"
+        f"{p}    assert (\n"
+        f"{p}AssertionError: enable_mixed_chunk is not supported with speculative_algorithm=EAGLE\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")

@@ -87,8 +87,10 @@ _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
 # A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
 # and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
 _CUT_FRAME = re.compile(
-    r'File "[^"]*(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
+    r'(?:File "[^"]*|^\s*"[^"]*\.py)(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
 )
+# A path that begins inside a folder name: the tail of a frame a wrap cut inside its path.
+_RELATIVE = re.compile(r"(?![/\\<~.]|[A-Za-z]:)")
 _NAME_GOES_ON = re.compile(r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)")
 # Hydra's wrapper around an error raised while building a verl config class, and the error itself
 # on the line after it: `ValueError('...')`.
@@ -205,6 +207,8 @@ class Analyzer:
         # Per worker: the last frame of Python's import machinery, and the last user file whose
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
+        # Per worker: the last line of a frame read whole from a wrap (its tail is no frame).
+        self._frame_tail_until: dict[tuple[object, ...], int] = {}
         self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
@@ -237,12 +241,18 @@ class Analyzer:
             return []
         fr = verdict.frame_of(text)
         follow = line.follow
-        if follow and (
+        key = line.worker.key()
+        if fr is not None and self._frame_tail_until.get(key, -1) >= line.number and _RELATIVE.match(fr.path):
+            fr = None  # the rest of a frame a wrap cut inside its path, read whole on the line before
+        elif follow and (
             _CUT_FRAME.search(text)
             if fr is None
             else len(line.raw) >= WRAPPED_WIDTH and _NAME_GOES_ON.match(follow) is not None
         ):
-            fr, follow = self._wrapped_frame(line, fr)
+            fr, follow, used = self._wrapped_frame(line, fr)
+            if used:
+                self._frame_tail_until[key] = line.number + used
+        ends = self._frame_tail_until.get(key, line.number) if fr is not None else line.number
         if fr is not None:
             if fr.is_verl:
                 self._frames_of(line.worker).append((line.number, fr))
@@ -252,7 +262,8 @@ class Analyzer:
             # pydantic's validation plumbing is never where a setting is checked: the frame that
             # built the config class (vLLM's arg_utils) stays the innermost one.
             if "/pydantic" not in fr.path:
-                self._innermost[line.worker.key()] = (line.number, fr)
+                # (numbered by its last line: a frame a wrap spread over lines ends there)
+                self._innermost[line.worker.key()] = (max(line.number, ends), fr)
                 self._frame_follow[line.worker.key()] = follow
             self._note_import(line, fr)
         env = verdict.envelope_of(text)
@@ -382,10 +393,11 @@ class Analyzer:
             variants += [v + sep + sep.join(rest) for sep in ("", " ")] if rest else [v]
         return self._rejoined(line, env, variants)
 
-    def _wrapped_frame(self, line: Line, fr: Frame | None) -> tuple[Frame | None, str]:
-        """The frame a terminal's hard wrap split over lines (`..., line` / `418, in load_model`),
-        joined mid-word (`in __` / `init__`) or at a space, and the lines after it (its source
-        line comes next); `fr` and the lines after it when no joined reading is a frame."""
+    def _wrapped_frame(self, line: Line, fr: Frame | None) -> tuple[Frame | None, str, int]:
+        """The frame a terminal's hard wrap split over lines (`..., line` / `418, in load_model`,
+        or inside its path), joined mid-word (`in __` / `init__`) or at a space, the lines after
+        it (its source line comes next) and how many lines it took; `fr`, the lines after it and
+        0 when no joined reading is a frame."""
         pieces = self._continuation(line)
         for k in range(1, len(pieces) + 1):
             for sep in ("", " "):
@@ -393,8 +405,8 @@ class Analyzer:
                 m = frame_match(joined)
                 if m is not None and m.end() == len(joined):
                     rest = "\n".join(line.follow.split("\n")[k:])
-                    return Frame(m.group("path"), int(m.group("line")), m.group("func")), rest
-        return fr, line.follow
+                    return Frame(m.group("path"), int(m.group("line")), m.group("func")), rest, k
+        return fr, line.follow, 0
 
     def _echo(self, line: Line, inner: str | None) -> None:
         """Keep the first line of each distinct echo (a log repeats them on every rank and
@@ -688,15 +700,31 @@ class Analyzer:
             # `ImportError:`: its class and its words are read whole.
             pieces = self._continuation(line, exact=True)
             if pieces:
-                line = replace(line, text=_read_whole(line, pieces))
+                readings = _readings(line, pieces)
+                line = replace(line, text=readings[0])
+                # One line cut at the terminal's width cannot tell a word cut in two (`larg` /
+                # `er`) from a space a page dropped: the other reading is tried too.
+                for other in readings[1:]:
+                    exc = verdict.exception_of(other)
+                    if exc is not None and self._answered(replace(line, text=other), exc, own):
+                        return
         exc = verdict.exception_of(line.text)
-        if (exc is not None or "System error: " in line.text) and self._fallback(line, exc):
+        if exc is not None and self._answered(line, exc, own):
             return
         if exc is None:
-            return
-        if self._user_module_failed(line, exc) or self._config_check(line, exc, own):
+            if "System error: " in line.text:
+                self._fallback(line, None)
             return
         self._remember_unknown(line, exc)
+
+    def _answered(self, line: Line, exc: ExceptionLine, own: str) -> bool:
+        """Whether the exception's class and names, the import of a user's file, or a settings
+        check answer it."""
+        return (
+            self._fallback(line, exc)
+            or self._user_module_failed(line, exc)
+            or self._config_check(line, exc, own)
+        )
 
     def _note_import(self, line: Line, fr: Frame) -> None:
         """Follow Python importing a file: its `exec_module` frame, then the file's `<module>`."""
@@ -792,12 +820,22 @@ class Analyzer:
             exc_type, message = "ValueError", f"{after[0]}: {said['msg']}"
         else:
             return False
-        last = self._innermost.get(line.worker.key())
+        last = self._last_frame(line)
         package = last[1].package if last is not None and 0 <= line.number - last[0] <= 8 else None
         path = last[1].path if last is not None else ""
         where = f"{cls['cls']}.__post_init__"  # pydantic runs the validators as the class is built
         self._class_refused(line, exc_type, message, f"{cls['cls']}: {message}", path, where, package)
         return True
+
+    def _last_frame(self, line: Line) -> tuple[int, Frame] | None:
+        """The innermost frame the worker of `line` printed; else, just above it, a frame on a line
+        without the worker's prefix (a wrap at a space moved the frame's path to a line of its own)."""
+        last = self._innermost.get(line.worker.key())
+        if last is None and line.worker.is_known():
+            bare = self._innermost.get(NO_WORKER.key())
+            if bare is not None and 0 <= line.number - bare[0] <= 4:
+                return bare
+        return last
 
     def _file_error_while_saving(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
         """A file-system error (or a distributed-checkpoint error) raised under a save_checkpoint
@@ -812,7 +850,7 @@ class Analyzer:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
         by the message's words. One raised by Hydra composing the config is told by where."""
-        last = self._innermost.get(line.worker.key())
+        last = self._last_frame(line)
         if last is None or not 0 <= line.number - last[0] <= 4:
             return False
         if last[1].package == "hydra":
@@ -992,15 +1030,18 @@ def _feature_options(message: str) -> list[str]:
     return []
 
 
-def _read_whole(line: Line, pieces: list[str]) -> str:
-    """The message of `line` with the lines that continue it (`pieces`, spaces kept). Lines cut
-    to one width by a terminal lose no character, so they join as printed, mid-word cuts too;
-    otherwise (a web page's wrap dropped the space it cut at) they join with spaces."""
+def _readings(line: Line, pieces: list[str]) -> list[str]:
+    """The message of `line` with the lines that continue it (`pieces`, spaces kept), the likely
+    reading first. Lines cut to one width by a terminal lose no character, so they join as
+    printed, mid-word cuts too; a web page's wrap dropped the space it cut at, so its lines join
+    with spaces. A single cut line shows no width to tell them apart: both readings."""
     width = len(strip_ansi(line.raw).rstrip("\r"))
+    tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
+    exact = (line.text + tail + "".join(pieces)).strip()
     if len(pieces) > 1 and all(len(p) == width for p in pieces[:-1]):
-        tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
-        return (line.text + tail + "".join(pieces)).strip()
-    return f"{line.text} {' '.join(p.strip() for p in pieces)}"
+        return [exact]
+    spaced = f"{line.text} {' '.join(p.strip() for p in pieces)}"
+    return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
 
 
 def _code_line(follow: str, any_statement: bool = False) -> str:

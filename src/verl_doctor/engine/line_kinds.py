@@ -24,9 +24,10 @@ _ENVELOPE = re.compile(
     r"(?:(?:\x1b?\[\d+m)?\s*\(pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\d.:a-fA-F]+))?)?"
     r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
 )
-# A frame; a paste can cut its start (`RL/verl/utils/dataset.py", line 227, in f`).
+# A frame; a paste can cut its start (`RL/verl/utils/dataset.py", line 227, in f`), or a wrap at a
+# space leave its `File` on the line before (`"/opt/verl/verl/x.py", line 3, in f`).
 _FRAME = re.compile(
-    r'(?:File "|^\s*(?=[\w.~/\\-]+\.py", line ))(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)'
+    r'(?:File "|^\s*"?(?=[\w.~/\\-]+\.py", line ))(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)'
 )
 _ECHO = re.compile(
     r"Error executing job with overrides|environment variable HYDRA_FULL_ERROR|ActorDiedError|"
