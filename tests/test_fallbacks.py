@@ -1978,26 +1978,6 @@ def test_a_config_transformers_refuses_to_save_is_not_the_model_folder() -> None
             "/opt/verl/verl/workers/actor/megatron_actor.py",
             "CFG014",
         ),
-    ],
-)
-def test_options_told_by_their_spelling(message: str, path: str, code: str) -> None:
-    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
-    assert (first.rule, first.confidence) == (code, "medium")
-
-
-def test_a_model_class_name_is_not_an_option() -> None:
-    # `Qwen2_5_VL...` is spelt with underscores, but it names what the model is, not a setting.
-    message = (
-        "ValueError: Unsupported critic architecture: Qwen2_5_VLForConditionalGeneration. Critic worker expects "
-        "an architecture suitable for value function estimation, such as '...ForTokenClassification'."
-    )
-    report = diagnose_text(_tb(message, "/opt/verl/verl/workers/roles/critic.py", "_build_engine"), _CATALOG)
-    assert not report.findings
-
-
-@pytest.mark.parametrize(
-    ("message", "path", "code"),
-    [
         # the roles of a sample's chat messages: the data
         (
             "AssertionError: the first role must be user",
@@ -2046,11 +2026,53 @@ def test_a_model_class_name_is_not_an_option() -> None:
             f"{_SITE}/vllm/models/deepseek_v41/common/engram.py",
             "CFG014",
         ),
+        # two options left unset together
+        (
+            "AssertionError: local_path and hdfs_path cannot be both None",
+            "/opt/verl/verl/utils/checkpoint/checkpoint_manager.py",
+            "CFG011",
+        ),
+        # two options held to an order
+        (
+            "AssertionError: max_resp_len must be larger than overlong_buffer.len",
+            "/opt/verl/verl/experimental/reward_loop/reward_manager/dapo.py",
+            "CFG014",
+        ),
+        # a pipeline split that leaves a stage too few layers
+        (
+            "AssertionError: Not enough layers in the first virtual pipeline stage",
+            "/opt/verl/verl/utils/megatron/router_replay_utils.py",
+            "CFG010",
+        ),
+        # the version a package needs, in backticks
+        (
+            "ImportError: gptqmodel requires optimum version `1.24.0` or higher. Found version `1.20.0`, but "
+            "only versions above `1.24.0` are supported",
+            f"{_SITE}/peft/import_utils.py",
+            "ENV013",
+        ),
+        # two choices that cannot go together
+        (
+            "ValueError: moe_backend='deepep' dispatches and combines itself and cannot be paired with "
+            "all2all_backend='pplx'; leave --all2all-backend unset.",
+            f"{_SITE}/vllm/config/kernel.py",
+            "CFG014",
+        ),
     ],
 )
-def test_data_roles_verl_refusals_env_variables_and_model_code(message: str, path: str, code: str) -> None:
+def test_refusals_read_from_their_words(message: str, path: str, code: str) -> None:
     first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == (code, "medium")
+
+
+def test_a_model_class_name_is_not_an_option() -> None:
+    # `Qwen2_5_VL...` is spelt with underscores, but it names what the model is, not a setting.
+    message = (
+        "ValueError: Unsupported critic architecture: Qwen2_5_VLForConditionalGeneration. Critic worker expects "
+        "an architecture suitable for value function estimation, such as '...ForTokenClassification'."
+    )
+    report = diagnose_text(_tb(message, "/opt/verl/verl/workers/roles/critic.py", "_build_engine"), _CATALOG)
+    assert not report.findings
 
 
 def test_worker_roles_are_not_a_samples_roles() -> None:
@@ -2076,60 +2098,6 @@ def test_an_override_given_no_value_is_the_missing_value_of_a_run_that_failed_un
     # every override given a value: nothing is claimed from them
     given = failed.replace("model.path=", "model.path=/models/Qwen2.5-0.5B")
     assert "CFG011" not in [f.rule for f in diagnose_text(given, _CATALOG).findings]
-
-
-@pytest.mark.parametrize(
-    ("message", "path", "code"),
-    [
-        # two options left unset together
-        (
-            "AssertionError: local_path and hdfs_path cannot be both None",
-            "/opt/verl/verl/utils/checkpoint/checkpoint_manager.py",
-            "CFG011",
-        ),
-        # two options held to an order
-        (
-            "AssertionError: max_resp_len must be larger than overlong_buffer.len",
-            "/opt/verl/verl/experimental/reward_loop/reward_manager/dapo.py",
-            "CFG014",
-        ),
-        # a pipeline split that leaves a stage too few layers
-        (
-            "AssertionError: Not enough layers in the first virtual pipeline stage",
-            "/opt/verl/verl/utils/megatron/router_replay_utils.py",
-            "CFG010",
-        ),
-    ],
-)
-def test_options_unset_together_or_held_out_of_order(message: str, path: str, code: str) -> None:
-    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
-    assert (first.rule, first.confidence) == (code, "medium")
-
-
-@pytest.mark.parametrize(
-    ("message", "path", "code"),
-    [
-        # the version a package needs, in backticks
-        (
-            "ImportError: gptqmodel requires optimum version `1.24.0` or higher. Found version `1.20.0`, but "
-            "only versions above `1.24.0` are supported",
-            f"{_SITE}/peft/import_utils.py",
-            "ENV013",
-        ),
-        # two choices that cannot go together
-        (
-            "ValueError: moe_backend='deepep' dispatches and combines itself and cannot be paired with "
-            "all2all_backend='pplx'; leave --all2all-backend unset.",
-            f"{_SITE}/vllm/config/kernel.py",
-            "CFG014",
-        ),
-    ],
-)
-def test_a_pinned_version_in_backticks_and_choices_that_cannot_be_paired(
-    message: str, path: str, code: str
-) -> None:
-    first = diagnose_text(_tb(message, path, "check"), _CATALOG).findings[0]
-    assert (first.rule, first.confidence) == (code, "medium")
 
 
 def test_a_pin_listed_in_a_message_is_not_a_version_asked_for() -> None:
