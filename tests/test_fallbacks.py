@@ -2176,3 +2176,18 @@ def test_a_frame_whose_path_a_wrap_at_a_space_moved_to_a_line_of_its_own() -> No
     )
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+def test_a_function_name_cut_twice_by_a_wrap_is_read_whole() -> None:
+    # `in __post` / `_init` / `__`: the name verl's config classes check their settings in
+    p = "(TaskRunner pid=3012) "
+    log = (
+        f'{p}  File "/usr/local/lib/python3.10/dist-packages/verl/workers/config/rollout.py", line 212, in __post\n'
+        "_init\n"
+        "__\n"
+        f"{p}    raise ValueError(\n"
+        f"{p}ValueError: only_use_this_value must be one of ['a', 'b'], got 'c'\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "__post_init__" in (first.phase_detail or "")

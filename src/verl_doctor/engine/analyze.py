@@ -89,6 +89,7 @@ _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
 _CUT_FRAME = re.compile(
     r'(?:File "[^"]*|^\s*"[^"]*\.py)(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
 )
+_BARE_NAME = re.compile(r"[\w<>.]+")
 # A path that begins inside a folder name: the tail of a frame a wrap cut inside its path.
 _RELATIVE = re.compile(r"(?![/\\<~.]|[A-Za-z]:)")
 _NAME_GOES_ON = re.compile(r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)")
@@ -207,8 +208,9 @@ class Analyzer:
         # Per worker: the last frame of Python's import machinery, and the last user file whose
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
-        # Per worker: the last line of a frame read whole from a wrap (its tail is no frame).
-        self._frame_tail_until: dict[tuple[object, ...], int] = {}
+        # Per source: the last line of a frame read whole from a wrap (its tail, on lines of no
+        # worker's prefix, is no frame).
+        self._frame_tail_until: dict[str, int] = {}
         self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
@@ -241,8 +243,8 @@ class Analyzer:
             return []
         fr = verdict.frame_of(text)
         follow = line.follow
-        key = line.worker.key()
-        if fr is not None and self._frame_tail_until.get(key, -1) >= line.number and _RELATIVE.match(fr.path):
+        tail_until = self._frame_tail_until.get(line.source, -1)
+        if fr is not None and tail_until >= line.number and _RELATIVE.match(fr.path):
             fr = None  # the rest of a frame a wrap cut inside its path, read whole on the line before
         elif follow and (
             _CUT_FRAME.search(text)
@@ -251,8 +253,8 @@ class Analyzer:
         ):
             fr, follow, used = self._wrapped_frame(line, fr)
             if used:
-                self._frame_tail_until[key] = line.number + used
-        ends = self._frame_tail_until.get(key, line.number) if fr is not None else line.number
+                tail_until = self._frame_tail_until[line.source] = line.number + used
+        ends = max(line.number, tail_until)
         if fr is not None:
             if fr.is_verl:
                 self._frames_of(line.worker).append((line.number, fr))
@@ -263,7 +265,7 @@ class Analyzer:
             # built the config class (vLLM's arg_utils) stays the innermost one.
             if "/pydantic" not in fr.path:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
-                self._innermost[line.worker.key()] = (max(line.number, ends), fr)
+                self._innermost[line.worker.key()] = (ends, fr)
                 self._frame_follow[line.worker.key()] = follow
             self._note_import(line, fr)
         env = verdict.envelope_of(text)
@@ -404,6 +406,13 @@ class Analyzer:
                 joined = line.text + sep + sep.join(pieces[:k])
                 m = frame_match(joined)
                 if m is not None and m.end() == len(joined):
+                    # A function's name cut twice (`in __post` / `_init` / `__`): the rest of it
+                    # is on the lines after, one bare piece each.
+                    while k < len(pieces) and _BARE_NAME.fullmatch(pieces[k]):
+                        longer = frame_match(joined + pieces[k])
+                        if longer is None or longer.end() != len(joined) + len(pieces[k]):
+                            break
+                        joined, m, k = joined + pieces[k], longer, k + 1
                     rest = "\n".join(line.follow.split("\n")[k:])
                     return Frame(m.group("path"), int(m.group("line")), m.group("func")), rest, k
         return fr, line.follow, 0
