@@ -69,6 +69,9 @@ FRAME_LOOKBACK = 80
 # Lines from an import machinery frame to the imported file's `<module>` frame (the frozen
 # frames print no source line; a file's own frame may follow one or two of them).
 _IMPORT_TO_MODULE = 4
+# Lines from the innermost frame (numbered by its last line) to the exception raised in it: its
+# source line, which a wrap may have cut in two.
+_RAISED_WITHIN = 4
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
@@ -89,6 +92,7 @@ _PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
 _CUT_FRAME = re.compile(
     r'(?:File "[^"]*|^\s*"[^"]*\.py)(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
 )
+# The rest of a function's name alone on a line (`_init`, `__`).
 _BARE_NAME = re.compile(r"[\w<>.]+")
 # A path that begins inside a folder name: the tail of a frame a wrap cut inside its path.
 _RELATIVE = re.compile(r"(?![/\\<~.]|[A-Za-z]:)")
@@ -208,10 +212,10 @@ class Analyzer:
         # Per worker: the last frame of Python's import machinery, and the last user file whose
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
+        self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Per source: the last line of a frame read whole from a wrap (its tail, on lines of no
         # worker's prefix, is no frame).
         self._frame_tail_until: dict[str, int] = {}
-        self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
         # Digit-masked shapes of lines that only record signature hits (`_is_pure`) -> where their
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
         self.copy_plans: dict[bytes, CopyPlan] = {}
@@ -737,10 +741,10 @@ class Analyzer:
 
     def _note_import(self, line: Line, fr: Frame) -> None:
         """Follow Python importing a file: its `exec_module` frame, then the file's `<module>`."""
-        key = line.worker.key()
         if fr.func == "exec_module" or fr.path.startswith("<frozen importlib"):
-            self._importing[key] = line.number
+            self._importing[line.worker.key()] = line.number
         elif fr.func == "<module>" and not fr.path.startswith("<") and fr.package is None:
+            key = line.worker.key()
             started = self._importing.get(key)
             if started is not None and 0 <= line.number - started <= _IMPORT_TO_MODULE:
                 if len(self._user_module) > MAX_WORKERS:
@@ -842,7 +846,7 @@ class Analyzer:
         last = self._innermost.get(line.worker.key())
         if last is None and line.worker.is_known():
             bare = self._innermost.get(NO_WORKER.key())
-            if bare is not None and 0 <= line.number - bare[0] <= 4:
+            if bare is not None and 0 <= line.number - bare[0] <= _RAISED_WITHIN:
                 return bare
         return last
 
@@ -860,7 +864,7 @@ class Analyzer:
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
         by the message's words. One raised by Hydra composing the config is told by where."""
         last = self._last_frame(line)
-        if last is None or not 0 <= line.number - last[0] <= 4:
+        if last is None or not 0 <= line.number - last[0] <= _RAISED_WITHIN:
             return False
         if last[1].package == "hydra":
             from verl_doctor.engine.fallbacks import hydra_composition

@@ -596,7 +596,7 @@ _FIELD_QUOTED = re.compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
 _WRITES_CONFIG = re.compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
 
 
-def model_config_refused(exc_type: str, message: str, path: str, func: str = "") -> Fallback | None:
+def model_config_refused(exc_type: str, message: str, path: str, func: str) -> Fallback | None:
     """A value transformers refuses while building the model's config (`Missing required keys in
     `rope_scaling``): the model folder's config.json describes the model in a way this
     transformers does not accept."""
