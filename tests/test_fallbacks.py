@@ -312,7 +312,7 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
 def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
     message: str, path: str
 ) -> None:
-    report = diagnose_text(_tb(message, path, "load_checkpoint"), _CATALOG)
+    report = diagnose_text(_tb(message, path, "update_policy"), _CATALOG)
     assert not report.findings and report.unrecognized
 
 
@@ -679,11 +679,6 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
     ("last", "path", "func"),
     [
         (
-            "ValueError: reward loop manager naive has already been registered",
-            "/opt/verl/verl/experimental/reward_loop/registry.py",
-            "register",
-        ),
-        (
             "ValueError: The input_ids [151644, 872] contains values greater than the vocab size (151936).",
             "/usr/lib/python3/dist-packages/sglang/srt/managers/tokenizer_manager.py",
             "_validate_input_ids_in_vocab",
@@ -695,6 +690,42 @@ def test_a_refusal_of_a_sample_or_of_how_code_calls_a_library_is_not_a_setting(
 ) -> None:
     log = _tb(last, path, func, "raise ValueError(msg)")
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func"),
+    [
+        # a name a user's module registers that verl's registry already holds
+        (
+            "ValueError: reward loop manager naive has already been registered",
+            "/opt/verl/verl/experimental/reward_loop/registry.py",
+            "register",
+        ),
+        (
+            "ValueError: Function tool 'search' is already registered to tools.search; refusing to overwrite "
+            "with my_tools.search.",
+            "/opt/verl/verl/tools/function_tool.py",
+            "function_tool",
+        ),
+        (
+            "RuntimeError: Module name 'my_reward' already in `sys.modules` and points to a different module.",
+            "/opt/verl/verl/utils/import_utils.py",
+            "load_extern_object",
+        ),
+        # what a decorated function of the user's returned
+        (
+            "TypeError: @function_tool return tuple must have length 1, 2, or 3 (got length 4: ('a', 1, {}, 2)).",
+            "/opt/verl/verl/tools/function_tool.py",
+            "_normalize_result",
+        ),
+    ],
+)
+def test_what_verl_refuses_from_a_custom_module_is_that_module(last: str, path: str, func: str) -> None:
+    log = _tb(last, path, func, "raise ValueError(msg)")
+    assert [(f.rule, f.confidence) for f in diagnose_text(log, _CATALOG).findings] == [("CFG008", "medium")]
+    # The same words from a library's registry (a model class registered twice) are not a user's module.
+    library = _tb(last, f"{_SITE}/vllm/model_executor/models/registry.py", func, "raise ValueError(msg)")
+    assert "CFG008" not in [f.rule for f in diagnose_text(library, _CATALOG).findings]
 
 
 def test_an_option_about_roles_is_still_a_setting() -> None:
@@ -2191,3 +2222,39 @@ def test_a_function_name_cut_twice_by_a_wrap_is_read_whole() -> None:
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
     assert "__post_init__" in (first.phase_detail or "")
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "code"),
+    [
+        # a rollout engine's config class for one model family reading the model's config.json
+        ("ValueError: HYV4 sparse attention requires q_lora_rank", "sglang/srt/configs/hy_v4.py", "CFG017"),
+        (
+            "AssertionError: expect `visual_tokenizer_config` to be instance of PretrainedConfig or dict, "
+            "but got <class 'str'> type",
+            "vllm/transformers_utils/configs/ovis.py",
+            "CFG017",
+        ),
+        # the engine's settings code, in the same folder, is about the run's settings
+        (
+            "ValueError: Invalid value for `dtype`: float8. Choose from ['auto', 'bfloat16', 'float16']",
+            "sglang/srt/configs/model_config.py",
+            "CFG014",
+        ),
+    ],
+)
+def test_an_engines_model_family_config_refusing_the_model_is_the_model_folder(
+    last: str, path: str, code: str
+) -> None:
+    log = _tb(last, f"{_SITE}/{path}", "__init__", "raise ValueError(msg)")
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == [code]
+
+
+def test_a_config_section_said_missing_is_a_missing_value() -> None:
+    log = _tb(
+        "ValueError: [FullyAsyncRollouter] Missing async_training configuration",
+        "/opt/verl/verl/experimental/fully_async_policy/fully_async_rollouter.py",
+        "__init__",
+        "raise ValueError(msg)",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG011"]

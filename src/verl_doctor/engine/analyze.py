@@ -909,7 +909,7 @@ class Analyzer:
             code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
             if self._credit(line, engine_result_changed(message, last[1].path, code)):
                 return True
-        if package == "transformers" and not self.context.set_keys_named_in(message):
+        if package in ("transformers", "vllm", "sglang") and not self.context.set_keys_named_in(message):
             from verl_doctor.engine.fallbacks import model_config_refused
 
             if self._credit(line, model_config_refused(exc.type, message, last[1].path, last[1].func)):

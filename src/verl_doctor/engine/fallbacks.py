@@ -235,6 +235,11 @@ _INSTALL_NEEDED = re.compile(
     r"|[`'\"]?(?P<e>[A-Za-z][\w.-]*)[`'\"]? (?:is|are) not installed"
     r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)"
     r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed"
+    r"|requires? (?P<r>[A-Za-z][\w.-]*) (?:being|to be) available"
+    # `... requires some operators from vllm. Please install vllm.` (a known package only:
+    # `Please install it`, `Please install the ...`)
+    r"|please install [`'\"]?(?P<s>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
+    r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using)\b)"
     r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
     r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
     # `requires fbgemm-gpu library` (transformers runs it into the next sentence: `libraryPlease`):
@@ -368,16 +373,16 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         if _ALTERNATIVELY.search(message, 0, m.start()):
             break  # an install offered as another way out (`Alternatively, make sure you have X`)
         name = m[m.lastgroup or 0]
-        # `requires 'X'`, `requires X to be installed`, `X is not installed` and `X module was not
-        # found` may name something else than a package: there X must be a known package, or
-        # (`X is not installed`) a module's name such as `rotary_emb`.
+        # `requires 'X'`, `requires X to be installed` (or `being available`), `X is not installed`
+        # and `X module was not found` may name something else than a package: there X must be a
+        # known package, or (`X is not installed`) a module's name such as `rotary_emb`.
         # An ImportError that opens with `X is not available` or `X is not installed` names the
         # module it could not import.
         imported = exc_type == "ImportError" and m.start() == 0
         if m.lastgroup == "p" and not imported:
             continue  # `Cuda is not available.` raised as a ValueError: not an import
         named = (
-            m.lastgroup not in ("d", "e", "k", "l", "p")
+            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s")
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
             or (imported and m.lastgroup in ("e", "p"))
         )
@@ -588,7 +593,12 @@ def hydra_composition(exc_type: str, path: str, func: str) -> Fallback | None:
 # transformers building a model's config class from its config.json: the config classes and the
 # RoPE parameter checks they run.
 _MODEL_CONFIG_CODE = re.compile(
-    r"/transformers/(?:configuration_utils\.py|modeling_rope_utils\.py|models/\w+/configuration_\w+\.py)$"
+    r"/transformers/(?:configuration_utils\.py|modeling_rope_utils\.py|models/\w+/configuration_\w+\.py)$|"
+    # the rollout engines' own config classes for one model family (what its config.json holds),
+    # not their settings, loading or registry code
+    r"/vllm/transformers_utils/configs/(?!__init__)\w+\.py$|"
+    r"/sglang/srt/configs/(?!__init__|model_config|load_config|device_config|update_config|utils\b|"
+    r"mamba_utils|draft_parallel|\w+_registry)\w+\.py$"
 )
 _FIELD_QUOTED = re.compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
 # The config code that writes a config out: what it refuses is what the run put in the config
@@ -597,14 +607,16 @@ _WRITES_CONFIG = re.compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dic
 
 
 def model_config_refused(exc_type: str, message: str, path: str, func: str) -> Fallback | None:
-    """A value transformers refuses while building the model's config (`Missing required keys in
-    `rope_scaling``): the model folder's config.json describes the model in a way this
-    transformers does not accept."""
-    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or _WRITES_CONFIG.match(func):
+    """A value transformers (or a rollout engine's config class for one model family) refuses
+    while building the model's config (`Missing required keys in `rope_scaling``): the model
+    folder's config.json describes the model in a way this library does not accept."""
+    p = path.replace("\\", "/")
+    if not _MODEL_CONFIG_CODE.search(p) or _WRITES_CONFIG.match(func):
         return None
     field = _FIELD_QUOTED.search(message)
     groups = {"field": field.group("field")} if field else {}
-    return Fallback("CFG017", groups, f"{_a(exc_type)} raised by transformers building the model's config")
+    package = "vllm" if "/vllm/" in p else "sglang" if "/sglang/" in p else "transformers"
+    return Fallback("CFG017", groups, f"{_a(exc_type)} raised by {package} building the model's config")
 
 
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
@@ -629,6 +641,9 @@ _VALUE_SHOWN = re.compile(
     # `Interaction 'gsm8k' not found in interaction_map. Available interactions: [...]`
     r"['\"`][\w./-]+['\"`] (?:is |was )?not (?:found|registered) in \w+[.,;:]? "
     r"(?:registered|available|supported|valid|allowed|known)(?: [a-z]+){0,2}:? ?[\[{(]|"
+    # `Reasoning parser 'x' not found. Available parsers: deepseek_r1, qwen3`
+    r"['\"`][\w./-]+['\"`] (?:is |was )?not (?:found|registered)\. "
+    r"(?:registered|available|supported|valid|allowed|known) [a-z]+(?: [a-z]+)?: ?\S|"
     # a registry with nothing for what was chosen: `No engine registered for device='npu', ...`
     r"\bno (?:[a-z]+ ){1,2}(?:is )?registered (?:for|with|under)\b|"
     # a registry refusing a name it was given: `Checkpoint engine kimi not registered`
@@ -659,11 +674,13 @@ _DIRECTS_AN_OPTION = re.compile(
     r"\b(?:set|export)\s+[`'\"]?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S",
     re.I,
 )
+# A rollout engine's command-line flag, as its messages spell it: `--max-running-requests`.
+_ENGINE_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 # A feature or combination the library does not support, said in so many words.
 _UNSUPPORTED = re.compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdoes(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
-    r"\bnot compatible with\b|\bonly supports?\b|\bsupports? only\b|"
+    r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
     r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when)\b|"
     # a feature the code does not trust yet: `qwen2_5_vl's context parallel is not accurate yet`
@@ -852,6 +869,22 @@ _OTHER_OPTION_VALUE = re.compile(
     r"^(?:\w+: )?`?(?!\w*(?:parallel|_size|tp|pp|cp|ep|dp|sp)\b)[a-z]+_[a-z_]+`?\s?=\s?['\"`]?[\w.-]+['\"`]? "
     r"(?:is|are) (?:incompatible|not supported|not compatible)"
 )
+# verl refusing what a user's own module hands it: a name its registries already hold (a reward
+# manager, a function tool, a loss, a module name in sys.modules), or what a decorated function
+# returned (`@function_tool return tuple must have length 1, 2, or 3`). A custom class with the
+# wrong base (`The custom datagen class ... must inherit from`) is the value of the setting that
+# names it, not the module (see _WRONG_BASE).
+_CUSTOM_CODE_REFUSED = re.compile(
+    r"\balready (?:been )?registered\b|\brefusing to overwrite\b|\balready in `?sys\.modules\b|"
+    r"(?<![\w.])@\w+(?:\(\))? \w+(?: \w+)? must\b",
+    re.I,
+)
+# A part of the config said to be missing (`Missing async_training configuration`).
+_SECTION_MISSING = re.compile(
+    r"\bmissing (?:required )?(?:[\w.]+ )?config(?:uration)?\b|"
+    r"\bconfig(?:uration)? (?:section )?(?:is |was )?(?:missing|not (?:found|provided|given))\b",
+    re.I,
+)
 _CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
 
 
@@ -933,6 +966,13 @@ def _config_check(
     message = forgive_doubled_letters(message)
     if _FILE_DOES_NOT_PARSE.search(message) or _IMPLEMENT_IT.search(message):
         return None
+    if package == "verl" and _CUSTOM_CODE_REFUSED.search(message):
+        return Fallback(
+            "CFG008",
+            {},
+            f"{_a(exc_type)} raised by verl in {where_in(p, package)} ({func}), refusing a name or an "
+            "object a custom module gives it",
+        )
     if package == "verl" and _SAMPLE_ROLES.search(message) and not _WORKER_ROLES.search(message):
         return Fallback(
             "CFG012",
@@ -988,6 +1028,9 @@ def _config_check(
             return None
         worded = (
             _REFUSED.search(message)
+            # a rollout engine naming one of its own command-line flags (`--enable-unified-memory
+            # ... needs`): the engine arguments verl passes (engine_kwargs) are settings of the run
+            or (package in ("vllm", "sglang") and _ENGINE_FLAG.search(message))
             or _MISSING.search(message)
             or _DIVIDE.search(message)
             or _UNSUPPORTED.search(message)
@@ -1039,10 +1082,13 @@ def _config_check(
                 _MISSING.search(message)
                 and sum(1 for o in _OPTION_TOKEN.finditer(message) if "_" in o.group(0)) >= 2
             )
+            # `[FullyAsyncRollouter] Missing async_training configuration`: a section not given.
+            section_missing = _SECTION_MISSING.search(message)
             if not (
                 parallel_sizes
                 or batch_split
                 or options_missing
+                or section_missing
                 or _VALUE_SHOWN.search(message)
                 or _DIRECTS_AN_OPTION.search(message)
                 or _CUSTOM_FILE.search(message)
