@@ -884,7 +884,13 @@ class Analyzer:
         if not message:
             return False
         package = last[1].package
-        from verl_doctor.engine.fallbacks import COLUMN_LOOKUP, STACK_PACKAGES, config_check, data_field
+        from verl_doctor.engine.fallbacks import (
+            COLUMN_LOOKUP,
+            MODEL_CONFIG_PACKAGES,
+            STACK_PACKAGES,
+            config_check,
+            data_field,
+        )
 
         if exc.type == "KeyError" and COLUMN_LOOKUP.search(last[1].path.replace("\\", "/")):
             caller = self._frames.get(line.worker.key())  # verl's frames: verl asked for the column
@@ -909,10 +915,11 @@ class Analyzer:
             code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
             if self._credit(line, engine_result_changed(message, last[1].path, code)):
                 return True
-        if package in ("transformers", "vllm", "sglang") and not self.context.set_keys_named_in(message):
+        if package in MODEL_CONFIG_PACKAGES and not self.context.set_keys_named_in(message):
             from verl_doctor.engine.fallbacks import model_config_refused
 
-            if self._credit(line, model_config_refused(exc.type, message, last[1].path, last[1].func)):
+            found = model_config_refused(exc.type, message, last[1].path, last[1].func, package)
+            if self._credit(line, found):
                 return True
         # The options are those the exception's own line names: the lines read as its wrapped
         # rest may be another record's (a paste's last line, then the next run's command).

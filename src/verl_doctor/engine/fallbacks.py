@@ -590,6 +590,10 @@ def hydra_composition(exc_type: str, path: str, func: str) -> Fallback | None:
     return None
 
 
+# The rollout engines whose Python code raises in a verl run's traceback.
+ROLLOUT_ENGINES = frozenset(("vllm", "sglang"))
+# Packages whose own code builds a model's config class from its config.json.
+MODEL_CONFIG_PACKAGES = ROLLOUT_ENGINES | {"transformers"}
 # transformers building a model's config class from its config.json: the config classes and the
 # RoPE parameter checks they run.
 _MODEL_CONFIG_CODE = re.compile(
@@ -606,16 +610,16 @@ _FIELD_QUOTED = re.compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
 _WRITES_CONFIG = re.compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
 
 
-def model_config_refused(exc_type: str, message: str, path: str, func: str) -> Fallback | None:
+def model_config_refused(
+    exc_type: str, message: str, path: str, func: str, package: str = "transformers"
+) -> Fallback | None:
     """A value transformers (or a rollout engine's config class for one model family) refuses
     while building the model's config (`Missing required keys in `rope_scaling``): the model
     folder's config.json describes the model in a way this library does not accept."""
-    p = path.replace("\\", "/")
-    if not _MODEL_CONFIG_CODE.search(p) or _WRITES_CONFIG.match(func):
+    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or _WRITES_CONFIG.match(func):
         return None
     field = _FIELD_QUOTED.search(message)
     groups = {"field": field.group("field")} if field else {}
-    package = "vllm" if "/vllm/" in p else "sglang" if "/sglang/" in p else "transformers"
     return Fallback("CFG017", groups, f"{_a(exc_type)} raised by {package} building the model's config")
 
 
@@ -1030,7 +1034,7 @@ def _config_check(
             _REFUSED.search(message)
             # a rollout engine naming one of its own command-line flags (`--enable-unified-memory
             # ... needs`): the engine arguments verl passes (engine_kwargs) are settings of the run
-            or (package in ("vllm", "sglang") and _ENGINE_FLAG.search(message))
+            or (package in ROLLOUT_ENGINES and _ENGINE_FLAG.search(message))
             or _MISSING.search(message)
             or _DIVIDE.search(message)
             or _UNSUPPORTED.search(message)
