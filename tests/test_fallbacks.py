@@ -1747,6 +1747,107 @@ def test_registries_kinds_and_lists_of_what_exists(last: str, path: str, func: s
     assert (first.rule, first.confidence) == (code, "medium")
 
 
+# Refusals read by the mechanism that produces them (the raising library, its words), not by a signature.
+_BY_MECHANISM = [
+    # a kernel asking for a newer GPU by its architecture number, in any library
+    (
+        "RuntimeError: fused all-reduce cluster kernels require CUDA SM90 or newer",
+        f"{_SITE}/sglang/kernels/ops/communication/all_reduce_fusion.py",
+        "require_cluster_launch_arch",
+        "ENV007",
+    ),
+    # an import asking for a package by name, known to the tables or not
+    (
+        "ImportError: Please install simm by following the instructions at https://example.org/simm "
+        "to run SGLang with SimmConnector.",
+        f"{_SITE}/sglang/srt/mem_cache/storage/simm/hicache_simm.py",
+        "<module>",
+        "ENV009",
+    ),
+    # the installed release of a package lacking what the caller needs
+    (
+        "RuntimeError: Installed mori does not expose UMBPStandaloneProcessConfig",
+        f"{_SITE}/sglang/srt/mem_cache/storage/umbp/umbp_store.py",
+        "_resolve_node_tags",
+        "ENV013",
+    ),
+    (
+        "ImportError: FlashInfer ReplaySSM requires a compatible flashinfer-python package",
+        f"{_SITE}/vllm/model_executor/layers/mamba/ops/ssu_dispatch.py",
+        "initialize_mamba_ssu_backend",
+        "ENV013",
+    ),
+    # argparse's refusal of an engine flag's value is the engine's settings check
+    (
+        "argparse.ArgumentTypeError: --cuda-graph-config: unknown phase 'prefil', expected one of "
+        "decode, prefill",
+        f"{_SITE}/sglang/srt/model_executor/cuda_graph_config.py",
+        "parse_cuda_graph_config_arg",
+        "CFG014",
+    ),
+    # `Invalid X: must contain ...` refuses the value given; it is not a value left out
+    (
+        "ValueError: Invalid endpoint: must contain 'inproc' or 'tcp'",
+        f"{_SITE}/sglang/srt/disaggregation/kv_events.py",
+        "__post_init__",
+        "CFG014",
+    ),
+    # a value that was not given, in the words `was not provided`
+    (
+        "ValueError: A speculative model was provided, but `num_speculative_tokens` was not provided",
+        f"{_SITE}/vllm/v1/worker/gpu/spec_decode/speculator_config.py",
+        "configure",
+        "CFG011",
+    ),
+    # the engines' RoPE layers are built from the model's config.json
+    (
+        "ValueError: Bailing M-RoPE requires equal H and W sections, got height_size=24 and width_size=16",
+        f"{_SITE}/vllm/model_executor/layers/rotary_embedding/bailing_mrope.py",
+        "_validate_bailing_mrope_config",
+        "CFG017",
+    ),
+    # a feature a verl option switches on, refused by the model's own code
+    (
+        "ValueError: HyLiteForCausalLM is not compatible with gradient checkpointing. Make sure all the "
+        "architecture support it by setting a boolean attribute `gradient_checkpointing` to modules of "
+        "the model that uses checkpointing.",
+        f"{_SITE}/transformers/modeling_utils.py",
+        "_set_gradient_checkpointing",
+        "CFG014",
+    ),
+    # the variables that choose a process's devices are settings of the launch
+    (
+        "RuntimeError: HIP_VISIBLE_DEVICES contains more devices than ROCR_VISIBLE_DEVICES",
+        f"{_SITE}/torch/cuda/__init__.py",
+        "_parse_visible_devices",
+        "CFG014",
+    ),
+    # another library's samples are a dataset's rows, not a batch size
+    (
+        "ValueError: test_size=500 should be either positive and smaller than the number of samples 312 "
+        "or a float in the (0, 1) range",
+        f"{_SITE}/datasets/arrow_dataset.py",
+        "train_test_split",
+        "CFG014",
+    ),
+    # a path that is no dataset folder
+    (
+        "FileNotFoundError: Directory /data/gsm8k is neither a `Dataset` directory nor a `DatasetDict` "
+        "directory.",
+        f"{_SITE}/datasets/load.py",
+        "load_from_disk",
+        "CFG013",
+    ),
+    # a model file that is not the format its loader reads
+    (
+        "ValueError: /models/qwen-7b.gguf does not start with the GGUF magic bytes, so it is not a GGUF file.",
+        f"{_SITE}/transformers/integrations/gguf/reader.py",
+        "_read_metadata",
+        "CFG017",
+    ),
+]
+
+
 @pytest.mark.parametrize(
     ("message", "path", "func", "code"),
     [
@@ -1777,7 +1878,8 @@ def test_registries_kinds_and_lists_of_what_exists(last: str, path: str, func: s
             "__init__",
             "CFG014",
         ),
-    ],
+    ]
+    + _BY_MECHANISM,
 )
 def test_library_refusals_in_their_own_spelling(message: str, path: str, func: str, code: str) -> None:
     first = diagnose_text(_tb(message, path, func), _CATALOG).findings[0]
@@ -2258,3 +2360,52 @@ def test_a_config_section_said_missing_is_a_missing_value() -> None:
         "raise ValueError(msg)",
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG011"]
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        # an option held to a number
+        ("AssertionError: n_samples should always >= 1", "CFG014"),
+        # the option named as such, with the value it refused
+        ("ValueError: Invalid numeric threshold '0.5x' for option 'rollout_rs'.", "CFG014"),
+        # a setting verl keeps for itself
+        ("ValueError: Cannot override protected system env: RAY_ADDRESS", "CFG014"),
+        # the refusal as some messages write it
+        ("AssertionError: Llama Model not supports sharing embedding and output weights", "CFG014"),
+    ],
+)
+def test_verl_refusals_in_more_words(message: str, code: str) -> None:
+    first = diagnose_text(
+        _tb(message, "/opt/verl/verl/single_controller/ray/base.py", "_create_worker"), _CATALOG
+    )
+    assert first.findings and first.findings[0].rule == code
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        # a feature refused beside a model split, another setting named: that setting's value
+        ("ValueError: Engram embedding_across_dp is not supported with elastic EP yet.", "CFG014"),
+        (
+            "ValueError: --enable-watermark is not supported with pipeline-parallel speculative decoding",
+            "CFG014",
+        ),
+        # the split alone refused, or another split asked for: the parallel layout
+        ("ValueError: Prequant BitsAndBytes models with TP is not supported.Please try with PP.", "CFG010"),
+    ],
+)
+def test_a_feature_refused_beside_a_model_split(message: str, code: str) -> None:
+    log = _tb(message, f"{_SITE}/sglang/srt/server_args.py", "check_server_args")
+    assert diagnose_text(log, _CATALOG).findings[0].rule == code
+
+
+def test_a_shell_copy_out_of_space_is_not_a_checkpoint_save() -> None:
+    log = (
+        'rsync: [receiver] write failed on "/models/rm-8b/.model-00003-of-00004.safetensors.Xa81qC": '
+        "No space left on device (28)\n"
+        "rsync error: error in file IO (code 11) at receiver.c(380) [receiver=3.2.7]\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+    saved = "OSError: [Errno 28] No space left on device: 'ckpt/global_step_100/actor/model_world_size_8_rank_0.pt'"
+    assert diagnose_text(_tb(saved), _CATALOG).findings[0].rule == "FLOW012"

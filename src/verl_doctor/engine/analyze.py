@@ -135,6 +135,9 @@ _CONFIG_CHECK_TYPES = {
     "RuntimeError",
     "Exception",  # `raise Exception(...)`: research code and engines refuse settings with it too
 }
+# A library's own refusal classes, by the name's end: argparse's `ArgumentTypeError`, vLLM's
+# `VLLMValidationError`, a `...ConfigError`, a `...ValueError` subclass.
+_REFUSAL_CLASS = re.compile(r"(?:Validation|Argument(?:Type)?|Config(?:uration)?|Value|Assertion)Error$")
 
 
 @record
@@ -870,7 +873,11 @@ class Analyzer:
             from verl_doctor.engine.fallbacks import hydra_composition
 
             return self._credit(line, hydra_composition(exc.type, last[1].path, last[1].func))
-        if exc.type not in _CONFIG_CHECK_TYPES and exc.type != "ZeroDivisionError":
+        if (
+            exc.type not in _CONFIG_CHECK_TYPES
+            and exc.type != "ZeroDivisionError"
+            and not _REFUSAL_CLASS.search(exc.type)
+        ):
             return False
         if exc.type == "ZeroDivisionError":
             return self._divided_by_setting(line, last[1])
@@ -1030,7 +1037,8 @@ class Analyzer:
 
 # A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
 _FEATURE_REFUSED = re.compile(
-    r"\b(?:does(?: not|n't)|do(?: not|n't)|cannot) support (?P<feature>[a-z]+(?: [a-z]+){0,2})"
+    r"\b(?:(?:does(?: not|n't)|do(?: not|n't)|cannot) support|(?:is|are) not compatible with) "
+    r"(?P<feature>[a-z]+(?: [a-z]+){0,2})"
 )
 
 

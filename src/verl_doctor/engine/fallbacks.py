@@ -158,6 +158,8 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
         first, second = second, first
     found = first(message, exc_type) or second(message, exc_type) or _path_missing(message, exc_type)
+    if found is None and exc_type in _RAISING and _NEEDS_NEWER_GPU.search(message):
+        return Fallback("ENV007", {}, f"{_a(exc_type)} asking for a newer GPU architecture")
     if found is None and exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
         # (a release of the stack it needs is the version answer above, not a device error)
         return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
@@ -167,6 +169,13 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
 # The Ascend NPU stack named in an error: its toolkit, the torch plugin, its collective library.
 _ASCEND_STACK = re.compile(
     r"\bCANN\b|\btorch_npu\b|\bHCCL\b|\bAscend\b|\bnpu-smi\b|\bascend-toolkit\b|\bACL\b"
+)
+# A kernel or feature that needs a newer GPU than this one, by its architecture number:
+# `fused all-reduce cluster kernels require CUDA SM90 or newer`, `needs sm_100a`.
+_SM = r"(?:SM ?|sm_?)(?:[7-9]\d|1[0-2]\d)a?\b"
+_NEEDS_NEWER_GPU = re.compile(
+    r"\b(?:requires?|required|needs?|only (?:supported|works|runs|available)(?: on)?|supported only on)\b"
+    rf"[^.\n]{{0,60}}?\b{_SM}|\b{_SM}\+? (?:or|and) (?:newer|later|above|higher)\b"
 )
 _RUNTIME_TYPES = frozenset(
     ("RuntimeError", "OSError", "FileNotFoundError", "EnvironmentError", "SystemError")
@@ -197,8 +206,14 @@ _VERSION_NEEDED = re.compile(
     r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
     # `The installed VeOmni's OpsImplementationConfig has no [...]`: the installed release lacks it
-    r"|\b[Tt]he installed [`'\"]?(?P<h>[A-Za-z][\w-]*)[`'\"]?(?:'s)? (?:[\w.]+ ){0,3}"
-    r"(?:has no|does not (?:have|support|accept|provide)|lacks|is too old)\b"
+    r"|\b(?:[Tt]he )?[Ii]nstalled [`'\"]?(?P<h>[A-Za-z][\w-]*)[`'\"]?(?:'s)? (?:[\w.]+ ){0,3}"
+    r"(?:has no|does not (?:have|support|accept|provide|expose|export|define|include)|lacks|is too old)\b"
+    # `gguf package does not provide the DeepSeek name map`
+    r"|(?<![\w.-])(?P<t>[A-Za-z][\w-]*) (?:package|library) (?:does not|doesn't) "
+    r"(?:provide|expose|export|define|include|have)\b"
+    # `FlashInfer ReplaySSM requires a compatible flashinfer-python package`
+    r"|\b(?:requires?|needs?) an? compatible [`'\"]?(?P<u>[A-Za-z][\w-]*)[`'\"]? "
+    r"(?:package|library|version|release)"
     r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "
     r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
@@ -238,10 +253,14 @@ _INSTALL_NEEDED = re.compile(
     r"|requires? (?P<r>[A-Za-z][\w.-]*) (?:being|to be) available"
     # `... requires some operators from vllm. Please install vllm.` (a known package only:
     # `Please install it`, `Please install the ...`)
-    r"|please install [`'\"]?(?P<s>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
-    r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using)\b)"
+    r"|please install (?!(?:it|them|this|these|that|those|the|a|an|one|all|any)\b)[`'\"]?"
+    r"(?P<s>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
+    r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using|by)\b)"
     r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
     r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
+    # `Failed to import module 'bitsandbytes.optim'. Make sure the package is installed.`
+    r"|failed to import (?:module |package )?['\"`](?P<v>[A-Za-z][\w]*)(?:\.[\w.]+)?['\"`]\. "
+    r"(?:make sure|ensure|please install|is it installed)"
     # `requires fbgemm-gpu library` (transformers runs it into the next sentence: `libraryPlease`):
     # a name spelt like a distribution (a hyphen, underscore or digit)
     r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
@@ -354,12 +373,23 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
             continue  # a pin listed (`specified pip field: ['math-verify==0.7.0']`), not one asked for
         name = next(g for g in m.groups() if g)
         package = known_package(name)
-        if package is None and ((m.group("a") and _TO_INSTALL.search(message)) or m.group("i")):
+        if package is None and (
+            (m.group("a") and _TO_INSTALL.search(message))
+            or m.group("i")
+            or m.group("h")
+            or m.group("t")
+            or m.group("u")
+        ):
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
             package = name.lower()
         if package:
-            return _version_mismatch(package, None, f"{_a(exc_type)} naming the {package} version it needs")
+            said = (
+                f"saying the installed {package} lacks what it needs"
+                if m.group("h") or m.group("t") or m.group("u")
+                else f"naming the {package} version it needs"
+            )
+            return _version_mismatch(package, None, f"{_a(exc_type)} {said}")
     return None
 
 
@@ -383,6 +413,8 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
             continue  # `Cuda is not available.` raised as a ValueError: not an import
         named = (
             m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s")
+            # an import that failed, asking for a package by name: `Please install simm by ...`
+            or (m.lastgroup == "s" and exc_type in ("ImportError", "ModuleNotFoundError"))
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
             or (imported and m.lastgroup in ("e", "p"))
         )
@@ -401,6 +433,10 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
 _NOT_THERE = re.compile(
     r"does not exist|doesn't exist|not found|cannot find|can't find|could not find|could not locate|"
     r"no such file|does not appear to have a file named|is not a (?:directory|file)\b|no config file|"
+    # a file that is not what its name or the loader says (`..., so it is not a GGUF file`)
+    r"\bis not an? (?:valid )?(?:GGUF|safetensors|torch|PyTorch) (?:file|checkpoint)\b|"
+    # datasets' load_from_disk: `Directory /data/gsm8k is neither a `Dataset` directory nor ...`
+    r"\bis neither an? \S+ (?:directory|file|folder)\b|"
     r"\bno [\w ]{1,40} found (?:in|at|under)\b",
     re.I,
 )
@@ -408,9 +444,13 @@ _PATH_IN_MESSAGE = re.compile(
     r"(?<![\w.:/-])(?:/|\./|~/)[\w.@+~-]+(?:/[\w.@+~-]+)*/?|[\w.-]+\.(?:py|json|safetensors|bin|model)\b"
 )
 _MODEL_WORDS = re.compile(
-    r"\b(?:model|tokenizer|config\.json|safetensors|pytorch_model|weights|hf_hub|repo id)", re.I
+    r"\b(?:model|tokenizer|config\.json|safetensors|pytorch_model|weights|hf_hub|repo id|gguf)", re.I
 )
 
+
+_ADAPTER = re.compile(r"\b(?:adapter|LoRA|lora_adapter)\b", re.I)
+# A dataset named as such (datasets' own words), not a model.
+_DATA_WORDS = re.compile(r"\b(?:Dataset(?:Dict)?|dataset|parquet|jsonl|data files?)\b")
 
 # What a checkpoint holds, as opposed to the options that choose what to save.
 _CHECKPOINT_CONTENT = re.compile(
@@ -450,6 +490,11 @@ def _path_missing(message: str, exc_type: str) -> Fallback | None:
         # checkpoint's folder: the step folder was given where a model or adapter folder belongs.
         # (Weight shards missing there are a save or merge that failed.)
         return Fallback("CFG017", {"path": named}, f"{_a(exc_type)}: a model file that is not there")
+    if in_checkpoint and _ADAPTER.search(message) and paths:
+        # a LoRA adapter's folder (`Adapter checkpoint not found: ...`) is a model path the run names
+        return Fallback(
+            "CFG017", {"path": paths[0]}, f"{_a(exc_type)}: a LoRA adapter path that is not there"
+        )
     if in_checkpoint:
         return None  # what a checkpoint holds (state dicts, global_step folders): not a setting
     for path in paths:
@@ -460,6 +505,8 @@ def _path_missing(message: str, exc_type: str) -> Fallback | None:
             return Fallback(
                 "CFG008", {"path": path}, f"{_a(exc_type)}: a custom module file that is not there"
             )
+        if _DATA_WORDS.search(message) and not _MODEL_WORDS.search(message):
+            return Fallback("CFG013", {"path": path}, f"{_a(exc_type)}: a dataset path that is not one")
         if _MODEL_FILES.search(path) or _MODEL_WORDS.search(message):
             return Fallback(
                 "CFG017", {"path": path}, f"{_a(exc_type)}: a model path or file that is not there"
@@ -601,6 +648,9 @@ _MODEL_CONFIG_CODE = re.compile(
     # the rollout engines' own config classes for one model family (what its config.json holds),
     # not their settings, loading or registry code
     r"/vllm/transformers_utils/configs/(?!__init__)\w+\.py$|"
+    # the engines' RoPE layers, built from the config.json's rope_scaling (its sections, factors)
+    r"/vllm/model_executor/layers/rotary_embedding(?:/(?!__init__|common)\w+)?\.py$|"
+    r"/sglang/srt/layers/rotary_embedding\.py$|"
     r"/sglang/srt/configs/(?!__init__|model_config|load_config|device_config|update_config|utils\b|"
     r"mamba_utils|draft_parallel|\w+_registry)\w+\.py$"
 )
@@ -657,6 +707,15 @@ _VALUE_SHOWN = re.compile(
     # a quoted value, then the ones that exist: `... routing key 'gsm8k'. Configured teachers: [...]`
     r"['\"`][\w./-]+['\"`][.,;:]? (?:configured|available|registered|supported|valid|allowed|known) "
     r"[a-z_]+(?: [a-z_]+)?(?: are| is)?: ?[\[{(]|"
+    # `Invalid numeric threshold '0.5x' for option 'rollout_rs'`: the option named as such
+    r"\bfor (?:the )?(?:option|argument|parameter|setting|key|field) ['\"`][\w.-]+['\"`]|"
+    # a setting the code keeps for itself: `Cannot override protected system env: NCCL_DEBUG`
+    r"\b(?:cannot|can't|must not|may not) (?:override|overwrite|change|modify) (?:an? |the )?"
+    r"(?:protected |reserved |read-only |internal )?(?:system )?(?:env(?:ironment)?(?: var(?:iable)?)?|"
+    r"option|setting|key|variable|field)s?\b|"
+    # an option held to a number: `n_samples should always >= 1`
+    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+`? (?:should|must|has to|needs? to)(?: always)?(?: be)? ?"
+    r"(?:>=|<=|>|<|==|!=) ?-?\d|"
     # the value a check shows it holds: `..., current value: middle`
     r"\bcurrent(?:ly)? (?:value|setting)(?: is)?:? ['\"`]?\w|"
     # a limit shown with the request that passed it: `Cannot request more than 20 logprobs`
@@ -683,7 +742,9 @@ _ENGINE_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 # A feature or combination the library does not support, said in so many words.
 _UNSUPPORTED = re.compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
-    r"\bdoes(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
+    r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
+    # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`
+    r"\bnot supports\b|\b(?:is|are) not support\b|"
     r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
     r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when)\b|"
@@ -758,6 +819,7 @@ _MISSING = re.compile(
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
     r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
     r"please (?:set|specify|provide) at least one of|must (?:set|specify|provide)|is not set|"
+    r"\b(?:was|were) not (?:provided|given|specified|set)\b|"
     r"(?:is|are) (?:missing|absent)\b|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
@@ -787,7 +849,9 @@ _RECEIVED = re.compile(
     r"\b[a-z]+_[a-z_]+`? must (?:specify|include|contain)\b|"
     # a value of the wrong kind: `must be specified as a float or a string ..., not a boolean`
     r"\bmust be (?:specified|given|provided|set|passed) as an? \w|"
-    r",? not an? (?:bool(?:ean)?|str(?:ing)?|int(?:eger)?|float|list|dict(?:ionary)?|tuple|number)\b",
+    r",? not an? (?:bool(?:ean)?|str(?:ing)?|int(?:eger)?|float|list|dict(?:ionary)?|tuple|number)\b|"
+    # `Invalid endpoint: must contain 'inproc' or 'tcp'`: the value given is refused, not missing
+    r"^(?:\[[\w.-]+\] )?invalid [a-z][\w -]{0,40}: ",
     re.I,
 )
 _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
@@ -807,6 +871,7 @@ _PARALLEL_SIZE = re.compile(r"parallel[ _-]size|\b(?:tp|pp|cp|ep|dp|sp)_size\b",
 _BATCH_SIZES = re.compile(
     r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b(?! per (?:group|prompt))", re.I
 )
+_BATCH_WORD = re.compile(r"batch(?!ing)", re.I)
 _ORDERED = re.compile(
     r">=|<=|(?<![-=])>(?!=)|<(?!=)|\bexceed|\blarger than|\bgreater than|\bsmaller than|"
     r"\bless than|\bat least|\bat most",
@@ -826,6 +891,8 @@ _REFUSED = re.compile(
     r"\b(?:unable|failed|could not|cannot) (?:to )?parse (?:the )?"
     r"(?:port|address|value|number|int|float|bool)\b|"
     r"\bdoes not exist or is not a\b|must have a unique\b|\bduplicate\b|"
+    # a list holding more entries than another allows: `... contains more devices than ...`
+    r"\bcontains? (?:more|fewer) \w+ than\b|"
     # a value larger than what it must fit in: `object store size (186 GB) exceeds /dev/shm size`
     r"\bexceeds?\b[^.\n]{0,40}\b(?:size|limit|maximum|capacity|available)\b|"
     r"cannot be (?:used|set|combined|paired|mixed|enabled|empty|specified)|can ?not set|cannot set|"
@@ -1011,10 +1078,13 @@ def _config_check(
     # or a feature refused together with a model split (`... with TP is not supported`).
     # `TP rank 3 could finish ...` numbers one rank: a parallel size is not what it speaks of.
     sizes = _ONE_RANK.sub(" ", message)
-    parallel_sizes = bool(
+    sizes_compared = bool(
         _PARALLEL.search(sizes)
         and (_COMPARED.search(message) or _PARALLEL_SIZE.search(message) or _DIVIDE.search(message))
-    ) or bool(
+    )
+    # A feature refused beside a model split (`... is not supported with elastic EP yet`): the
+    # feature's setting is the value refused; the sizes themselves are fine.
+    parallel_sizes = sizes_compared or bool(
         _MODEL_PARALLEL.search(message) and (_UNSUPPORTED.search(message) or _USE_ANOTHER.search(message))
     )
     # A field each sample of verl's dataset must carry (`'name' key is required in interaction_kwargs`).
@@ -1028,7 +1098,9 @@ def _config_check(
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
-        if not (_checks_settings(package, p, func) or _ENV_VARIABLE.search(message)):
+        # (or a feature refused that one of verl's options switches on: `... is not compatible
+        # with gradient checkpointing`, wherever the library checks it)
+        if not (_checks_settings(package, p, func) or _ENV_VARIABLE.search(message) or options):
             return None
         worded = (
             _REFUSED.search(message)
@@ -1146,6 +1218,9 @@ def _config_check(
             f"{_a(exc_type)} raised by {package}'s implementation of this model architecture "
             f"({where_in(p, package)})",
         )
+    # verl's prompts and samples are its batches; another library's samples are a dataset's rows
+    # (`test_size=500 should be ... smaller than the number of samples 312`), not a batch size.
+    batches = _BATCH_SIZES if package == "verl" else _BATCH_WORD
     if _ON_THIS_GPU.search(message):
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
     elif sample_field_missing:
@@ -1156,16 +1231,18 @@ def _config_check(
         or _COUNT_LEFT_AT_ZERO.search(message)
     ):
         code = "CFG011"
-    elif _BATCH_SIZES.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
+    elif batches.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
         code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
     elif _DIVIDE.search(message):
         # Batches split over ranks are batch arithmetic; ranks split over nodes or a model split
         # is parallelism; other sizes (a KV-cache block) are a value the library refuses.
-        if _BATCH_SIZES.search(message) and not _MODEL_PARALLEL.search(message):
+        if batches.search(message) and not _MODEL_PARALLEL.search(message):
             code = "CFG004"
         else:
             code = "CFG010" if _PARALLEL.search(message) else "CFG014"
-    elif parallel_sizes and not _OTHER_OPTION_VALUE.search(message):
+    elif (sizes_compared and not _OTHER_OPTION_VALUE.search(message)) or (
+        parallel_sizes and not _another_setting_named(message)
+    ):
         code = "CFG010"
     else:
         code = "CFG014"
@@ -1174,6 +1251,25 @@ def _config_check(
     whose = "verl's" if package == "verl" else f"{package}'s"
     groups = {"options": ", ".join(options)} if options else {}
     return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+
+
+# A model family as messages spell it (`qwen2_5_vl`): a name in code's spelling that is no setting.
+_MODEL_FAMILY = re.compile(
+    r"^(?:qwen|llama|gemma|mistral|mixtral|deepseek|glm|phi|internvl|minicpm|kimi)", re.I
+)
+
+
+def _another_setting_named(message: str) -> bool:
+    """Whether a refusal that speaks of a model split also names another setting, in code's
+    spelling (`embedding_across_dp`, `remove_padding`, `--enable-watermark`): that setting is
+    the value refused beside the split (`... is not supported with elastic EP`)."""
+    for t in _OPTION_TOKEN.finditer(message):
+        word = t.group(0)
+        if word in _NOT_AN_OPTION or _MODEL_FAMILY.match(word.lstrip("-")) or _PARALLEL.search(word):
+            continue
+        if word.islower() or word.startswith("--"):
+            return True
+    return False
 
 
 def where_in(path: str, package: str) -> str:
@@ -1202,7 +1298,13 @@ def _verl_does_not_support(message: str) -> bool:
 
 
 # An environment variable is a setting wherever the code that reads it sits.
-_ENV_VARIABLE = re.compile(r"\benv(?:ironment)?[ _-]?var(?:iable)?s?\b", re.I)
+_ENV_VARIABLE = re.compile(
+    r"\benv(?:ironment)?[ _-]?var(?:iable)?s?\b|"
+    # the variables that choose the devices a process sees (`HIP_VISIBLE_DEVICES contains more
+    # devices than ROCR_VISIBLE_DEVICES`)
+    r"\b[A-Z]+_VISIBLE_(?:DEVICES|CORES)\b",
+    re.I,
+)
 # An option in code's spelling with the value it needs or was given (`cpu_offload=True`).
 _OPTION_GIVEN = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+=\S")
 # What a refusal is about: `Unsupported activation: gelu` -> activation.
