@@ -251,8 +251,8 @@ _INSTALL_NEEDED = re.compile(
     r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)"
     r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed"
     r"|requires? (?P<r>[A-Za-z][\w.-]*) (?:being|to be) available"
-    # `... requires some operators from vllm. Please install vllm.` (a known package only:
-    # `Please install it`, `Please install the ...`)
+    # `... requires some operators from vllm. Please install vllm.` (a known package, or any name
+    # an ImportError asks for; never `Please install it`, `Please install the ...`)
     r"|please install (?!(?:it|them|this|these|that|those|the|a|an|one|all|any)\b)[`'\"]?"
     r"(?P<s>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
     r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using|by)\b)"
@@ -447,7 +447,7 @@ _MODEL_WORDS = re.compile(
     r"\b(?:model|tokenizer|config\.json|safetensors|pytorch_model|weights|hf_hub|repo id|gguf)", re.I
 )
 
-
+# A LoRA adapter named: its folder is a model path the run gives, even when called a checkpoint.
 _ADAPTER = re.compile(r"\b(?:adapter|LoRA|lora_adapter)\b", re.I)
 # A dataset named as such (datasets' own words), not a model.
 _DATA_WORDS = re.compile(r"\b(?:Dataset(?:Dict)?|dataset|parquet|jsonl|data files?)\b")
