@@ -285,11 +285,6 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "/opt/verl/verl/single_controller/base/worker_group.py",
         ),
         ("AssertionError: 15 != 16", "/opt/verl/verl/utils/seqlen_balancing.py"),
-        # What the model's config.json says (its architectures), in verl's config code.
-        (
-            "ValueError: Expect only one architecture, got ['InternVLChatModel', 'InternVLForConditionalGeneration']",
-            "/opt/verl/verl/workers/config/model.py",
-        ),
         # A prompt's token ids, not a setting.
         ("ValueError: Token id 151644 is out of vocabulary", f"{_SITE}/vllm/v1/engine/processor.py"),
         ("TypeError: Indexing with <class 'str'> is not supported", "/opt/verl/verl/protocol.py"),
@@ -634,6 +629,16 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "ENV009",
             "flash_attn_3",
         ),
+        # an import that names the package it needs before the words
+        ("tabulate package is required to visualize sharding", "ImportError", "ENV009", "tabulate"),
+        # the installed release called incompatible by name
+        (
+            "Found an incompatible version of torchao. Found version 0.3.1, but only versions above 0.4.0 "
+            "are supported",
+            "ImportError",
+            "ENV013",
+            "torchao",
+        ),
     ],
 )
 def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: str, module: str) -> None:
@@ -641,6 +646,8 @@ def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: 
     assert found is not None and found.code == code and found.groups.get("module") == module
     # an English word after `module` is not a package, nor a setting compared with a number
     assert classify("Module path is required when source='importlib'", "ValueError") is None
+    # `X package is required` asks for an install only where an import failed
+    assert classify("reward package is required for this manager", "ValueError") is None
     # nor a word that names no package before `to be installed` or `module was not found`
     assert classify("This feature requires Foo to be installed.", "ValueError") is None
     assert classify("The registry module was not found.", "ValueError") is None
@@ -1150,6 +1157,13 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__post_init__",
             "CFG017",
         ),
+        # or holds more of it than the one verl reads
+        (
+            "ValueError: Expect only one architecture, got ['InternVLChatModel', 'InternVLForConditionalGeneration']",
+            "/opt/verl/verl/workers/config/model.py",
+            "__post_init__",
+            "CFG017",
+        ),
     ],
 )
 def test_the_words_of_a_refusal_choose_between_the_codes(last: str, path: str, func: str, code: str) -> None:
@@ -1475,6 +1489,20 @@ def _hydra_tb(path: str, func: str, last: str, command: str = "") -> str:
             "_internal/config_repository.py",
             "_create_defaults_list",
             "ValueError: Unsupported item value in defaults : dict. Supported: string or list",
+            "CFG020",
+        ),
+        # the grammar of an override's functions (`tag(...)`, `choice(...)`)
+        (
+            "_internal/grammar/grammar_functions.py",
+            "tag",
+            "ValueError: tag arguments type must be string, got int",
+            "CFG016",
+        ),
+        # a search path whose scheme no config source reads
+        (
+            "_internal/sources_registry.py",
+            "resolve",
+            "ValueError: No config source registered for schema hdfs, supported types : [file, pkg, structured]",
             "CFG020",
         ),
     ],
@@ -1838,6 +1866,13 @@ _BY_MECHANISM = [
         "load_from_disk",
         "CFG013",
     ),
+    # an engine's code for one architecture (vLLM's newer models/ tree) refusing the model's shape
+    (
+        "ValueError: Step5 DSA supports attention head dimensions 128 or 192, got 96.",
+        f"{_SITE}/vllm/models/step5/nvidia/model.py",
+        "__init__",
+        "CFG017",
+    ),
     # a model file that is not the format its loader reads
     (
         "ValueError: /models/qwen-7b.gguf does not start with the GGUF magic bytes, so it is not a GGUF file.",
@@ -1918,6 +1953,24 @@ def test_an_error_about_the_ascend_stack_is_an_npu_runtime_error() -> None:
     )
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("ENV012", "medium")
+    # the stack's file named, wherever it lies: the toolkit, not a data or model path
+    log = _tb(
+        "RuntimeError: CANN toolkit info file does not exist: /data/gsm8k/train.parquet",
+        "/opt/verl/verl/utils/device.py",
+        "get_npu_versions",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV012"
+    # a runtime error raised in code that only runs on NPUs, in words of its own
+    log = _tb(
+        "RuntimeError: Error checking IPC support: 507035", "/opt/verl/verl/plugin/platform/platform_npu.py"
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV012"
+    # a setting refused there is still the setting
+    log = _tb(
+        "ValueError: VLLM_ASCEND_ENABLE_MATMUL_ALLREDUCE=1 is not supported on Atlas A2",
+        "/opt/verl/verl/utils/vllm/npu_vllm_patch.py",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
 
 
 def test_a_misspelt_key_is_shown_with_its_nearest_real_key_and_nothing_masked(run_cli) -> None:
@@ -2373,6 +2426,11 @@ def test_a_config_section_said_missing_is_a_missing_value() -> None:
         ("ValueError: Cannot override protected system env: RAY_ADDRESS", "CFG014"),
         # the refusal as some messages write it
         ("AssertionError: Llama Model not supports sharing embedding and output weights", "CFG014"),
+        # what an option's value must hold, for one of its entries: a value refused, not left out
+        (
+            "ValueError: rollout_rs_threshold for option 'seq' must specify both lower and upper bounds.",
+            "CFG014",
+        ),
     ],
 )
 def test_verl_refusals_in_more_words(message: str, code: str) -> None:

@@ -905,6 +905,10 @@ class Analyzer:
                 return self._credit(
                     line, data_field(exc.type, message, caller[-1][1].path, column_lookup=True)
                 )
+        from verl_doctor.engine.fallbacks import npu_code
+
+        if self._credit(line, npu_code(exc.type, last[1].path)):
+            return True
         if package not in STACK_PACKAGES:
             return False
         if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):

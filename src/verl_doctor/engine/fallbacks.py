@@ -157,12 +157,14 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         # An import that failed, asking for an install: the package is not there at all, even
         # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
         first, second = second, first
-    found = first(message, exc_type) or second(message, exc_type) or _path_missing(message, exc_type)
+    found = first(message, exc_type) or second(message, exc_type)
+    if found is None and exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
+        # (a release of the stack it needs is the version answer above, not a device error; a
+        # file of the stack not found, `CANN toolkit info file does not exist: ...`, is this one)
+        return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
+    found = found or _path_missing(message, exc_type)
     if found is None and exc_type in _RAISING and _NEEDS_NEWER_GPU.search(message):
         return Fallback("ENV007", {}, f"{_a(exc_type)} asking for a newer GPU architecture")
-    if found is None and exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
-        # (a release of the stack it needs is the version answer above, not a device error)
-        return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
     return found
 
 
@@ -170,6 +172,20 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
 _ASCEND_STACK = re.compile(
     r"\bCANN\b|\btorch_npu\b|\bHCCL\b|\bAscend\b|\bnpu-smi\b|\bascend-toolkit\b|\bACL\b"
 )
+# Code that only runs on Ascend NPUs: the torch and vLLM plugins, verl's NPU platform and patches.
+_NPU_CODE = re.compile(r"/(?:torch_npu|vllm_ascend|mindspeed)/|/\w*npu\w*\.py$|/npu/", re.I)
+
+
+def npu_code(exc_type: str, path: str) -> Fallback | None:
+    """A runtime error raised in code that only runs on Ascend NPUs (`Error checking IPC support`
+    in verl's NPU platform): the NPU stack failed, whatever its words."""
+    if exc_type not in _RUNTIME_TYPES or not _NPU_CODE.search(path.replace("\\", "/")):
+        return None
+    return Fallback(
+        "ENV012", {}, f"{_a(exc_type)} raised by code for Ascend NPUs ({path.rsplit('/', 1)[-1]})"
+    )
+
+
 # A kernel or feature that needs a newer GPU than this one, by its architecture number:
 # `fused all-reduce cluster kernels require CUDA SM90 or newer`, `needs sm_100a`.
 _SM = r"(?:SM ?|sm_?)(?:[7-9]\d|1[0-2]\d)a?\b"
@@ -205,6 +221,8 @@ _VERSION_NEEDED = re.compile(
     r"|(?<![\w.-])(?P<f>[A-Za-z][\w-]* [A-Za-z][\w-]*) (?:version|verion|ver\.?) v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
+    # `Found an incompatible version of torchao. Found version 0.3.1, but ...`
+    r"|\b(?:incompatible|unsupported|outdated|too old an?) version of [`'\"]?(?P<x>[A-Za-z][\w-]*[A-Za-z0-9])"
     # `The installed VeOmni's OpsImplementationConfig has no [...]`: the installed release lacks it
     r"|\b(?:[Tt]he )?[Ii]nstalled [`'\"]?(?P<h>[A-Za-z][\w-]*)[`'\"]?(?:'s)? (?:[\w.]+ ){0,3}"
     r"(?:has no|does not (?:have|support|accept|provide|expose|export|define|include)|lacks|is too old)\b"
@@ -264,7 +282,10 @@ _INSTALL_NEEDED = re.compile(
     # `requires fbgemm-gpu library` (transformers runs it into the next sentence: `libraryPlease`):
     # a name spelt like a distribution (a hyphen, underscore or digit)
     r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
-    r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b",
+    r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b"
+    # `tabulate package is required to visualize sharding` (an import's own words)
+    r"|^(?:the )?[`'\"]?(?P<w>[A-Za-z][\w.-]*)[`'\"]? (?:package|library|module) "
+    r"(?:is|are) (?:required|needed)\b",
     re.I,
 )
 _RAISING = {
@@ -379,6 +400,7 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
             or m.group("h")
             or m.group("t")
             or m.group("u")
+            or m.group("x")
         ):
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
@@ -412,9 +434,9 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         if m.lastgroup == "p" and not imported:
             continue  # `Cuda is not available.` raised as a ValueError: not an import
         named = (
-            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s")
+            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w")
             # an import that failed, asking for a package by name: `Please install simm by ...`
-            or (m.lastgroup == "s" and exc_type in ("ImportError", "ModuleNotFoundError"))
+            or (m.lastgroup in ("s", "w") and exc_type in ("ImportError", "ModuleNotFoundError"))
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
             or (imported and m.lastgroup in ("e", "p"))
         )
@@ -615,14 +637,14 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
 # (a sweep's range, `critic=null` for a config group), and its code that reads the config files
 # and their defaults lists (a primary config of the user's own).
 _HYDRA_OVERRIDES = re.compile(
-    r"/hydra/(?:core/override_parser/|_internal/core_plugins/basic_sweeper\.py:|"
+    r"/hydra/(?:core/override_parser/|_internal/grammar/|_internal/core_plugins/basic_sweeper\.py:|"
     r"_internal/config_loader_impl\.py:(?:validate_sweep_overrides_legal|_apply_overrides_to_config)$|"
     r"_internal/defaults_list\.py:(?:__init__|ensure_overrides_used|ensure_deletions_used|"
     r"set_known_choice|_update_overrides)$)"
 )
 _HYDRA_CONFIG_FILES = re.compile(
     r"/hydra/_internal/(?:config_repository\.py|config_loader_impl\.py|defaults_list\.py|"
-    r"config_search_path_impl\.py|core_plugins/\w+_config_source\.py):"
+    r"config_search_path_impl\.py|sources_registry\.py|core_plugins/\w+_config_source\.py):"
 )
 
 
@@ -846,7 +868,8 @@ _RECEIVED = re.compile(
     # `load_contents` contains 'hf_model' but ...: the value it holds is what the check refuses
     r"\bcontains ['\"`][^'\"`]{1,80}['\"`],? but\b|"
     # `resume_from_path must specify the global_steps`: what an option's value must hold
-    r"\b[a-z]+_[a-z_]+`? must (?:specify|include|contain)\b|"
+    # (`rollout_rs_threshold for option 'seq' must specify both lower and upper bounds`)
+    r"\b[a-z]+_[a-z_]+`?(?: for (?:option )?'[^'\n]{1,60}')? must (?:specify|include|contain)\b|"
     # a value of the wrong kind: `must be specified as a float or a string ..., not a boolean`
     r"\bmust be (?:specified|given|provided|set|passed) as an? \w|"
     r",? not an? (?:bool(?:ean)?|str(?:ing)?|int(?:eger)?|float|list|dict(?:ionary)?|tuple|number)\b|"
@@ -1117,25 +1140,31 @@ def _config_check(
             return None
         # `Number of experts in the model must be > 0 when expert parallelism is enabled`: a
         # model split named is the setting the check is about.
-        if not (
-            _A_SETTING_NAMED.search(message)
-            or _MODEL_PARALLEL.search(message)
-            or _DIRECTS_AN_OPTION.search(message)
-            # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
-            or (_A_CHOICE.search(message) and _VALUE_SHOWN.search(message))
-            # an option in code's spelling with the value refused (`requires kv_cache_dtype 'auto'
-            # or 'fp8', got 'fp8_e5m2'`), whatever model words come with it
-            or (_VALUE_SHOWN.search(message) and _names_an_option(message))
-            # a feature refused that one of verl's options switches on (`gradient checkpointing`)
-            or options
-            # verl saying what it does not support (a model's layout, a feature with another)
-            or (package == "verl" and _verl_does_not_support(message))
-        ) and (
-            _ABOUT_THE_MODEL.search(message)
-            or _CHECKPOINT_CONTENT.search(message)
-            or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
+        if (
+            not (
+                _A_SETTING_NAMED.search(message)
+                or _MODEL_PARALLEL.search(message)
+                or _DIRECTS_AN_OPTION.search(message)
+                # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
+                or (_A_CHOICE.search(message) and _VALUE_SHOWN.search(message))
+                # an option in code's spelling with the value refused (`requires kv_cache_dtype 'auto'
+                # or 'fp8', got 'fp8_e5m2'`), whatever model words come with it
+                or (_VALUE_SHOWN.search(message) and _names_an_option(message))
+                # a feature refused that one of verl's options switches on (`gradient checkpointing`)
+                or options
+                # verl saying what it does not support (a model's layout, a feature with another)
+                or (package == "verl" and _verl_does_not_support(message))
+            )
+            and (
+                _ABOUT_THE_MODEL.search(message)
+                or _CHECKPOINT_CONTENT.search(message)
+                or (_MODEL_SHAPE.search(message) and not _PARALLEL.search(message))
+            )
+            and not _MODEL_IMPLEMENTATION.search(p)
         ):
-            return None  # what the model or a checkpoint is, not how the run was configured
+            # What the model or a checkpoint is, not how the run was configured (the engine's
+            # code for one architecture refusing it is the config.json, below).
+            return None
         if _ABOUT_DATA_OR_CODE.search(message) or (
             _CHAT_ROLE.search(message)
             and not any("role" in t.group(0) for t in _OPTION_TOKEN.finditer(message))
@@ -1375,7 +1404,12 @@ _ONE_RANK = re.compile(r"\b(?:(?:tp|pp|dp|ep|cp|sp|global|local) )?rank \d+\b", 
 # A check that says what to use instead: `please use mbridge for qwen2_5_vl with context parallelism`.
 _USE_ANOTHER = re.compile(r"\bplease use\b|\b(?:must|should) use\b|\buse \w+ instead\b", re.I)
 # What the model's config holds is absent: `got None`, `is missing`, `has no architectures`.
-_NOTHING_THERE = re.compile(r"\bgot None\b|\bis None\b|\b(?:is|are) missing\b|\bhas no\b|\bnot found\b", re.I)
+_NOTHING_THERE = re.compile(
+    r"\bgot None\b|\bis None\b|\b(?:is|are) missing\b|\bhas no\b|\bnot found\b|"
+    # or more than the one verl reads (`Expect only one architecture, got ['A', 'B']`)
+    r"\bexpect(?:s|ed)? (?:only |exactly )?one\b",
+    re.I,
+)
 _QUOTED_OPTION = re.compile(r"['\"`][a-z]+(?:_[a-z0-9]+)+['\"`]")
 # The fields of a dataset row that verl reads (`extra_info.interaction_kwargs.name`): a check that
 # finds one missing is about the data, not the run's settings.
