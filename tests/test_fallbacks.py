@@ -2467,3 +2467,45 @@ def test_a_shell_copy_out_of_space_is_not_a_checkpoint_save() -> None:
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
     saved = "OSError: [Errno 28] No space left on device: 'ckpt/global_step_100/actor/model_world_size_8_rank_0.pt'"
     assert diagnose_text(_tb(saved), _CATALOG).findings[0].rule == "FLOW012"
+
+
+def _dispatch_tb(caller_code: str) -> str:
+    return (
+        "Error executing job with overrides: ['algorithm.use_kl_in_reward=True', "
+        "'algorithm.kl_ctrl.type=Adaptive']\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/ppo/ray_trainer.py", line 318, in __init__\n'
+        f"    {caller_code}\n"
+        '  File "/opt/verl/verl/trainer/ppo/core_algos.py", line 212, in get_kl_controller\n'
+        "    raise NotImplementedError\n"
+        "NotImplementedError\n"
+    )
+
+
+def test_a_bare_not_implemented_error_ending_a_dispatch_on_a_config_value_is_that_value() -> None:
+    """Older verl ends its dispatch on a config value (the KL controller, the advantage
+    estimator) with a bare `raise NotImplementedError`: the part of the config its caller passed,
+    and the run's overrides under it, are the value refused."""
+    log = _dispatch_tb("self.kl_ctrl_in_reward = core_algos.get_kl_controller(self.config.algorithm.kl_ctrl)")
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "algorithm.kl_ctrl.type" in first.basis
+    # A caller that passes no part of the config: an unfinished method, not a value refused.
+    report = diagnose_text(
+        _dispatch_tb("self.kl_ctrl_in_reward = core_algos.get_kl_controller(ctrl)"), _CATALOG
+    )
+    assert [f.rule for f in report.findings] == [] and report.unrecognized
+
+
+def test_a_dataclass_default_refused_by_a_newer_python_is_the_packages_release() -> None:
+    found = classify(
+        "mutable default <class 'hydra.conf.JobConf.JobConfig.OverrideDirname'> for field override_dirname "
+        "is not allowed: use default_factory",
+        "ValueError",
+    )
+    assert found is not None and (found.code, found.groups["pkg"]) == ("ENV013", "hydra-core")
+    # a `list` default, or a class of the user's own script, is their code, not a release
+    assert classify("mutable default <class 'list'> for field x is not allowed", "ValueError") is None
+    assert (
+        classify("mutable default <class 'train.RunArgs'> for field x is not allowed", "ValueError") is None
+    )

@@ -212,6 +212,8 @@ class Analyzer:
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
+        # Per worker: the last verl frame whose source line reads the run's config, and that line.
+        self._config_read: dict[tuple[object, ...], tuple[int, str]] = {}
         # Per worker: the last frame of Python's import machinery, and the last user file whose
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
@@ -265,9 +267,12 @@ class Analyzer:
         if fr is not None:
             if fr.is_verl:
                 self._frames_of(line.worker).append((line.number, fr))
+                if "config." in follow[:400]:
+                    self._note_config_read(line, follow)
             if len(self._innermost) > MAX_WORKERS:
                 self._innermost.clear()
                 self._frame_follow.clear()
+                self._config_read.clear()
             # pydantic's validation plumbing is never where a setting is checked: the frame that
             # built the config class (vLLM's arg_utils) stays the innermost one.
             if "/pydantic" not in fr.path:
@@ -888,6 +893,8 @@ class Analyzer:
         statement = _code_line(self._frame_follow.get(line.worker.key(), ""))
         if not message and exc.type == "AssertionError":
             message = statement  # a bare `assert`: its condition says what failed
+        if not message and exc.type == "NotImplementedError" and last[1].package == "verl":
+            return self._value_dispatch_refused(line, last[1], statement)
         if not message:
             return False
         package = last[1].package
@@ -940,6 +947,33 @@ class Analyzer:
             options = _feature_options(message)
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
         return self._credit(line, found)
+
+    def _note_config_read(self, line: Line, follow: str) -> None:
+        code = _code_line(follow, any_statement=True)
+        if _CONFIG_READ.search(code):
+            self._config_read[line.worker.key()] = (line.number, code)
+
+    def _value_dispatch_refused(self, line: Line, frame: Frame, statement: str) -> bool:
+        """A bare `raise NotImplementedError` in verl, called by verl code that passed it a part of
+        the config (`get_kl_controller(self.config.algorithm.kl_ctrl)`): the end of a dispatch on
+        a config value (older verl's KL controllers, advantage estimators, losses) that met a
+        value it does not know."""
+        if statement.replace("()", "") != "raise NotImplementedError":
+            return False
+        read = self._config_read.get(line.worker.key())
+        if read is None or not 0 <= line.number - read[0] <= FRAME_LOOKBACK:
+            return False
+        paths = [m.group("path") for m in _CONFIG_READ.finditer(read[1])]
+        path = paths[-1]
+        # The run's own overrides under that part of the config are the values it refused.
+        options = [k for k in self.context.overrides if k == path or k.startswith(path + ".")] or [path]
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = (
+            f"a bare NotImplementedError raised by verl in {frame.func}, called with {path} of the "
+            f"config; it names {', '.join(options[:4])}"
+        )
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
 
     def _options_named(self, message: str, statement: str = "") -> list[str]:
         """verl's config options that an error of verl names: keys of the shipped lists in its
@@ -1074,6 +1108,10 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
         return [exact]
     spaced = f"{line.text} {' '.join(p.strip() for p in pieces)}"
     return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
+
+
+# A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
+_CONFIG_READ = re.compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 
 
 def _code_line(follow: str, any_statement: bool = False) -> str:

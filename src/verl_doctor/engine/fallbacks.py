@@ -35,6 +35,9 @@ _NO_ATTRIBUTE = re.compile(
     r"module '(?P<module>[A-Za-z_][\w.]*)' has no attribute '(?P<name>\w+)'|"
     r"^module (?P<module2>[A-Za-z_][\w.]*) has no attribute (?P<name2>\w+)$"
 )
+_MUTABLE_DEFAULT = re.compile(
+    r"mutable default <class '(?P<module>[A-Za-z_]\w*)(?:\.\w+)+'> for field \w+ is not allowed"
+)
 _NO_SUCH_FILE = re.compile(r"No such file or directory: '(?P<path>[^']{1,1000})'")
 
 # Import names whose version mismatches have their own rule.
@@ -137,6 +140,17 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         if top in _VERSION_RULES or top in pip_names():
             return _version_mismatch(module, name, f"an AttributeError on module {module}")
         return None
+    m = _MUTABLE_DEFAULT.search(message)
+    if m and known_package(m["module"]):
+        # Python 3.11's dataclasses refuse any unhashable default: a known package's release
+        # written for an older Python (hydra-core 1.1 on 3.11) fails as it is imported. (A
+        # `list` default, or a class of the user's own script, is their code.)
+        return _version_mismatch(
+            m["module"],
+            None,
+            f"{_a(exc_type or 'ValueError')} from Python's dataclasses on a class of {m['module']}: "
+            "a release older than this Python",
+        )
     if exc_type == "HFValidationError":
         return Fallback("CFG017", {}, "an HFValidationError (a path or name that is not a hub id)")
     m = _NO_SUCH_FILE.search(message)
