@@ -904,6 +904,7 @@ class Analyzer:
             STACK_PACKAGES,
             config_check,
             data_field,
+            npu_code,
         )
 
         if exc.type == "KeyError" and COLUMN_LOOKUP.search(last[1].path.replace("\\", "/")):
@@ -912,8 +913,6 @@ class Analyzer:
                 return self._credit(
                     line, data_field(exc.type, message, caller[-1][1].path, column_lookup=True)
                 )
-        from verl_doctor.engine.fallbacks import npu_code
-
         if self._credit(line, npu_code(exc.type, last[1].path)):
             return True
         if package not in STACK_PACKAGES:
