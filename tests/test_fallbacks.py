@@ -639,6 +639,20 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "ENV013",
             "torchao",
         ),
+        # what a release removed, named with that release
+        (
+            "The experimental `_owner` argument to `ray.put` has been removed in Ray 2.56.",
+            "ValueError",
+            "ENV013",
+            "ray",
+        ),
+        # a package by any name that the code raising where it needs it asks for
+        (
+            "Sparse Attention Indexer CUDA op requires DeepGEMM to be installed.",
+            "RuntimeError",
+            "ENV009",
+            "DeepGEMM",
+        ),
     ],
 )
 def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: str, module: str) -> None:
@@ -1674,6 +1688,36 @@ def test_refusals_that_name_a_registry_value_or_the_option_to_set(
             f"{_SITE}/vllm/model_executor/models/qwen2_5_vl.py",
             "CFG014",
         ),
+        # an option refused under a parallel size or for a kind of model is that option; a parallel
+        # size refused under another is the layout
+        (
+            "ValueError: data_parallel_external_lb can only be set when data_parallel_size > 1",
+            f"{_SITE}/vllm/config/parallel.py",
+            "CFG014",
+        ),
+        (
+            "ValueError: --enable-dp-lm-head is only supported for models whose heads are replicated "
+            "(attn_tp_size=1). Got 4",
+            f"{_SITE}/sglang/srt/server_args.py",
+            "CFG014",
+        ),
+        (
+            "ValueError: pipeline_parallel_size can only be set when tensor_parallel_size > 1",
+            f"{_SITE}/vllm/config/parallel.py",
+            "CFG010",
+        ),
+        # a quoted value the message opens with, refused by name
+        (
+            "KeyError: '`sdpa2` is not a valid attention implementation registered in the `AttentionInterface`'",
+            f"{_SITE}/transformers/modeling_utils.py",
+            "CFG014",
+        ),
+        # a field a library says its config lacks, wherever its code is
+        (
+            "ValueError: Missing required field 'bucket' in storage config for 'remote' backend",
+            f"{_SITE}/sglang/srt/mem_cache/storage/backend_factory.py",
+            "CFG011",
+        ),
     ],
 )
 def test_library_refusals_told_by_the_value_shown_or_the_code_that_refuses(
@@ -2509,3 +2553,79 @@ def test_a_dataclass_default_refused_by_a_newer_python_is_the_packages_release()
     assert (
         classify("mutable default <class 'train.RunArgs'> for field x is not allowed", "ValueError") is None
     )
+
+
+def test_a_call_that_fits_no_signature_of_the_users_reward_function_is_that_function() -> None:
+    # verl's reward code calling the contract's compute_score
+    text = _tb(
+        "TypeError: compute_score() takes 2 positional arguments but 3 were given",
+        "/opt/verl/verl/trainer/ppo/reward.py",
+        "_call_with_kwargs",
+        "return raw_fn(*args, **merged_kwargs)",
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG008", "medium")
+    assert "compute_score() does not take the arguments verl calls it with" in first.cause
+    # the function a run named in its overrides, called from any frame
+    named = (
+        "Error executing job with overrides: ['custom_reward_function.path=/home/u/r.py', "
+        "'custom_reward_function.name=math_score']\n"
+    ) + _tb(
+        "TypeError: math_score() got an unexpected keyword argument 'extra_info'",
+        "/opt/verl/verl/workers/reward_manager/naive.py",
+        "__call__",
+        "score = self.compute_score(",
+    )
+    first = diagnose_text(named, _CATALOG).findings[0]
+    assert first.rule == "CFG008" and "math_score() does not take" in first.cause
+    # the user's own code calling a function named like the contract's: not verl calling it
+    own = _tb(
+        "TypeError: compute_score() missing 1 required positional argument: 'ground_truth'",
+        "/home/u/check_reward.py",
+        "main",
+        "print(compute_score(s))",
+    )
+    assert not any(f.rule == "CFG008" for f in diagnose_text(own, _CATALOG).findings)
+
+
+def test_a_custom_dataset_class_verl_cannot_build_is_that_class() -> None:
+    text = (
+        "Error executing job with overrides: ['data.custom_cls.path=/home/u/lib/ds.py', "
+        "'data.custom_cls.name=MathDataset']\n"
+    ) + _tb(
+        "TypeError: MathDataset.__init__() got an unexpected keyword argument 'data_files'",
+        "/opt/verl/verl/trainer/main_ppo.py",
+        "create_rl_dataset",
+        "dataset = dataset_cls(",
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG008", "medium")
+    assert "MathDataset(data_files=..., tokenizer=..., processor=..., config=...)" in first.cause
+    assert any("RLHFDataset" in step.step for step in first.fixes)
+
+
+def _import_chain(module: str) -> str:
+    """A user's reward file, loaded by path, failing on its first import (no worker prefix, as
+    a driver prints a Ray task's traceback)."""
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/ppo/reward.py", line 66, in get_custom_reward_fn\n'
+        "    spec.loader.exec_module(module)\n"
+        '  File "<frozen importlib._bootstrap_external>", line 940, in exec_module\n'
+        '  File "<frozen importlib._bootstrap>", line 241, in _call_with_frames_removed\n'
+        '  File "/home/u/rewards/strict.py", line 2, in <module>\n'
+        f"    from {module} import extract\n"
+        f"ModuleNotFoundError: No module named '{module}'\n"
+        "\nThe above exception was the direct cause of the following exception:\n\n"
+        f"RuntimeError: Error loading module from '/home/u/rewards/strict.py': No module named '{module}'\n"
+    )
+
+
+def test_a_module_no_package_provides_imported_by_the_users_file_is_that_file() -> None:
+    first = diagnose_text(_import_chain("reward_helpers"), _CATALOG).findings[0]
+    assert first.rule == "CFG008"
+    assert "imports reward_helpers, which no known package provides" in first.cause
+    assert any("PYTHONPATH" in c for step in first.fixes for c in step.commands)
+    # a package pip installs, imported by the same file, is that missing package
+    first = diagnose_text(_import_chain("cachetools"), _CATALOG).findings[0]
+    assert first.rule == "ENV009"

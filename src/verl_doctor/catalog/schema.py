@@ -125,6 +125,12 @@ class RuleSpec(_Strict):
         default_factory=list,
         description="Regexes with named groups, read near a hit, that fill {placeholders} in the cause.",
     )
+    analyzer_groups: list[str] = Field(
+        default_factory=list,
+        description="Groups the analyzer fills in when it reads this rule's failure from an "
+        "exception's mechanism rather than a message (e.g. the user's function verl called with "
+        "arguments it does not take); fixes may name them in `when`/`unless`.",
+    )
     suggest: Literal["config-key"] | None = Field(
         default=None,
         description="Computed fix to add: 'config-key' suggests the real verl config key nearest to the "
@@ -154,7 +160,11 @@ class RuleSpec(_Strict):
         patterns = [*self.signatures, *self.warnings, *self.facts]
         for i, fix in enumerate(self.fixes):
             for field, name in (("when", fix.when), ("unless", fix.unless)):
-                if name and not any(f"(?P<{name}>" in p for p in patterns):
+                if (
+                    name
+                    and name not in self.analyzer_groups
+                    and not any(f"(?P<{name}>" in p for p in patterns)
+                ):
                     raise ValueError(f"fixes.{i}.{field}: no signature or fact captures (?P<{name}>...)")
         return self
 

@@ -742,7 +742,9 @@ class Analyzer:
         """Whether the exception's class and names, the import of a user's file, or a settings
         check answer it."""
         return (
-            self._fallback(line, exc)
+            self._user_function_called_wrongly(line, exc)
+            or self._own_module_missing(line, exc)
+            or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
             or self._config_check(line, exc, own)
         )
@@ -758,6 +760,54 @@ class Analyzer:
                 if len(self._user_module) > MAX_WORKERS:
                     self._user_module.clear()
                 self._user_module[key] = (line.number, fr.path)
+
+    def _user_function_called_wrongly(self, line: Line, exc: ExceptionLine) -> bool:
+        """A call that does not fit the signature of the user's own code that verl was told to
+        load: the reward function (custom_reward_function.name, or the contract's `compute_score`
+        called from verl's code) or a custom class (data.custom_cls.name): it does not take the
+        arguments verl's contract passes it."""
+        if exc.type != "TypeError":
+            return False
+        from verl_doctor.engine.fallbacks import USER_CONTRACT, Fallback, called_function
+
+        callee = called_function(exc.message)
+        if callee is None:
+            return False
+        parts = callee.split(".")
+        named: dict[str, str] = {}  # the user's names the run set -> the key that set them
+        for option, value in self.context.overrides.items():
+            if option.endswith(".name") and "custom_" in option:
+                named[value.strip("'\"")] = option
+        key = next((named[p] for p in parts if p in named), None)
+        if key is not None and "custom_cls" in key:
+            cls = next(p for p in parts if p in named)
+            basis = f"a TypeError building the custom class {cls} ({key}) with the arguments verl passes it"
+            return self._credit(line, Fallback("CFG008", {"constructed": cls}, basis))
+        name = parts[-1]
+        if key is None:
+            last = self._last_frame(line)
+            by_verl = last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN and last[1].is_verl
+            if name not in USER_CONTRACT or not by_verl:
+                return False
+        basis = f"a TypeError calling the custom function {name}() with the arguments verl passes it"
+        return self._credit(line, Fallback("CFG008", {"called": name}, basis))
+
+    def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
+        """A module no package of the stack is called that a user's file verl loads by path
+        imports (`from reward_utils import ...` in the reward file): most likely a module of the
+        user's own beside that file, which the path verl loads it by does not put on sys.path."""
+        if exc.type not in ("ModuleNotFoundError", "ImportError"):
+            return False
+        module = self._user_module.get(line.worker.key())
+        if module is None or not 0 <= line.number - module[0] <= _RAISED_WITHIN + 1:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, known_package, missing_module_name
+
+        name = missing_module_name(exc.message)
+        if name is None or known_package(name.split(".")[0]) is not None:
+            return False
+        basis = f"a {exc.type} for {name}, which {module[1]} imports and no known package provides"
+        return self._credit(line, Fallback("CFG008", {"sibling": name, "module_path": module[1]}, basis))
 
     def _user_module_failed(self, line: Line, exc: ExceptionLine) -> bool:
         """An exception raised while Python imported a user's own file (the frames show the

@@ -249,6 +249,8 @@ _VERSION_NEEDED = re.compile(
     r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "
     r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
+    # `The experimental `_owner` argument to `ray.put` has been removed in Ray 2.56.`
+    r"|\b(?:removed|deprecated|dropped|renamed|changed) in (?P<y>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
     re.I,
 )
@@ -348,7 +350,7 @@ _CALL_MISMATCH = re.compile(
     r"got multiple values for argument)"
 )
 # verl calls these user functions by its own contract: a mismatch is the user's signature.
-_USER_CONTRACT = frozenset(("compute_score",))
+USER_CONTRACT = frozenset(("compute_score",))
 _names: dict[str, frozenset[str]] = {}
 
 
@@ -367,6 +369,18 @@ def verl_names() -> frozenset[str]:
     return release_names("verl")
 
 
+def missing_module_name(message: str) -> str | None:
+    """The module a `No module named 'x'` message names."""
+    m = _NO_MODULE.search(message)
+    return m["module"] if m else None
+
+
+def called_function(message: str) -> str | None:
+    """The function a call that fits no signature of it was made to (`compute_score`)."""
+    m = _CALL_MISMATCH.search(message)
+    return m["callee"] if m else None
+
+
 def _called_for_another_verl(message: str) -> Fallback | None:
     """A call to one of verl's functions or classes with arguments it does not take: the caller
     was written for another verl release. The same call into mbridge (verl's Megatron bridge) is
@@ -376,7 +390,7 @@ def _called_for_another_verl(message: str) -> Fallback | None:
         return None
     callee = m["callee"]
     parts = callee.split(".")
-    owner = next((p for p in parts if p in verl_names() and p not in _USER_CONTRACT), None)
+    owner = next((p for p in parts if p in verl_names() and p not in USER_CONTRACT), None)
     if owner is not None:
         return Fallback(
             "ENV005",
@@ -423,12 +437,19 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
             said = (
                 f"saying the installed {package} lacks what it needs"
                 if m.group("h") or m.group("t") or m.group("u")
+                else f"naming the {package} release that changed what it calls"
+                if m.group("y")
                 else f"naming the {package} version it needs"
             )
             return _version_mismatch(package, None, f"{_a(exc_type)} {said}")
     return None
 
 
+_NEEDS_IT_TYPES = frozenset(("ImportError", "ModuleNotFoundError", "RuntimeError"))
+# What a message may say must be installed that is no Python package.
+_PLATFORMS = frozenset(
+    ("cuda", "rocm", "hip", "nvcc", "gpu", "npu", "xpu", "tpu", "mps", "cann", "driver", "it")
+)
 _ALTERNATIVELY = re.compile(r"\b(?:alternatively|or else|otherwise)\b", re.I)
 
 
@@ -449,6 +470,9 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
             continue  # `Cuda is not available.` raised as a ValueError: not an import
         named = (
             m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w")
+            # `... CUDA op requires DeepGEMM to be installed`, raised where the code needs it: a
+            # package by any name, but a platform (`requires CUDA to be installed`)
+            or (m.lastgroup == "l" and exc_type in _NEEDS_IT_TYPES and name.lower() not in _PLATFORMS)
             # an import that failed, asking for a package by name: `Please install simm by ...`
             or (m.lastgroup in ("s", "w") and exc_type in ("ImportError", "ModuleNotFoundError"))
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
@@ -721,6 +745,9 @@ _VALUE_SHOWN = re.compile(
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
     r"strategy|policy|option|choice|dtype|precision|algorithm|estimator|scheduler|optimizer|implementation)\b|"
     r"\b(?:unknown|unsupported|invalid) [a-z]+(?: [a-z]+)? ['\"`]?[\w.-]*[_\d][\w.-]*|"
+    # a quoted value that opens the message: `` `foo` is not a valid attention implementation ``
+    r"^['\"]?['\"`][^'\"`\n]{1,60}['\"`] (?:is|are) not (?:an? )?"
+    r"(?:valid|supported|known|recogni[sz]ed|registered)\b|"
     # a backend (a setting's choice) refusing a feature: `TensorRT-LLM backend does not support ...`
     r"\bbackend (?:does not|doesn't|do not|cannot) support\b|"
     # a name given twice where each must be unique: `Duplicate interaction name 'gsm8k' found`
@@ -968,6 +995,11 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
     return Fallback(code_, groups, basis)
 
 
+# A refusal that says it read a config (`Missing required field 'x' in backend config for ...`): a
+# library checking settings, wherever its code is (a config.json is the model folder's).
+_IN_A_CONFIG = re.compile(
+    r"\b(?:in|from) (?:the |your |this )?(?:[\w-]+ )?config(?:uration)?\b(?!\.json)", re.I
+)
 # A check that says its subject comes from the config (`Apply Chat template from config is not supported`).
 _FROM_CONFIG = re.compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
 _WRONG_BASE = re.compile(r"\bmust (?:inherit|subclass|be a subclass)\b|\bis not a subclass\b", re.I)
@@ -976,6 +1008,17 @@ _WRONG_BASE = re.compile(r"\bmust (?:inherit|subclass|be a subclass)\b|\bis not 
 _OTHER_OPTION_VALUE = re.compile(
     r"^(?:\w+: )?`?(?!\w*(?:parallel|_size|tp|pp|cp|ep|dp|sp)\b)[a-z]+_[a-z_]+`?\s?=\s?['\"`]?[\w.-]+['\"`]? "
     r"(?:is|are) (?:incompatible|not supported|not compatible)"
+)
+# An option (in code's or a command line's spelling, not a parallel size) that opens the message
+# and is refused under a condition: `data_parallel_external_lb can only be set when
+# data_parallel_size > 1`, `--enable-cp-decode-attn-tp is only supported for models whose ...`. The
+# option is the setting refused; the sizes or the model it names are the circumstance.
+_CONDITIONED_OPTION = re.compile(
+    r"^(?:\w+: )?[`'\"]?(?!(?:--)?\w*(?:parallel|_size|tp|pp|cp|ep|dp|sp)\b)"
+    r"(?:--[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[`'\"]? "
+    r"(?:can only be (?:set|used|enabled|specified|combined)|(?:is|are) only (?:supported|available|valid|"
+    r"allowed|applicable)|only (?:works|applies)|(?:is|are) not (?:supported|compatible|allowed) "
+    r"(?:with|when|for|on|in))\b"
 )
 # verl refusing what a user's own module hands it: a name its registries already hold (a reward
 # manager, a function tool, a loss, a module name in sys.modules), or what a decorated function
@@ -1166,6 +1209,8 @@ def _config_check(
                 or (_VALUE_SHOWN.search(message) and _names_an_option(message))
                 # a feature refused that one of verl's options switches on (`gradient checkpointing`)
                 or options
+                # an option refused for this kind of model (`x_token_id is only supported for ...`)
+                or _CONDITIONED_OPTION.search(message)
                 # verl saying what it does not support (a model's layout, a feature with another)
                 or (package == "verl" and _verl_does_not_support(message))
             )
@@ -1230,6 +1275,7 @@ def _config_check(
                 names_one
                 or parallel_sizes
                 or in_settings_code
+                or _IN_A_CONFIG.search(message)
                 or _VALUE_SHOWN.search(message)
                 or _UNSUPPORTED.search(message)
             ):
@@ -1283,8 +1329,9 @@ def _config_check(
             code = "CFG004"
         else:
             code = "CFG010" if _PARALLEL.search(message) else "CFG014"
-    elif (sizes_compared and not _OTHER_OPTION_VALUE.search(message)) or (
-        parallel_sizes and not _another_setting_named(message)
+    elif not _CONDITIONED_OPTION.search(message) and (
+        (sizes_compared and not _OTHER_OPTION_VALUE.search(message))
+        or (parallel_sizes and not _another_setting_named(message))
     ):
         code = "CFG010"
     else:
