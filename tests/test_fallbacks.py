@@ -2629,3 +2629,19 @@ def test_a_module_no_package_provides_imported_by_the_users_file_is_that_file() 
     # a package pip installs, imported by the same file, is that missing package
     first = diagnose_text(_import_chain("cachetools"), _CATALOG).findings[0]
     assert first.rule == "ENV009"
+
+
+def test_a_module_imported_by_a_file_loaded_by_name_is_still_a_missing_package() -> None:
+    # importlib.import_module of a user package on sys.path: what it imports may be any package
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.10/importlib/__init__.py", line 126, in import_module\n'
+        "    return _bootstrap._gcd_import(name[level:], package, level)\n"
+        '  File "<frozen importlib._bootstrap_external>", line 940, in exec_module\n'
+        '  File "<frozen importlib._bootstrap>", line 241, in _call_with_frames_removed\n'
+        '  File "/home/u/proj/myrewards/judge.py", line 3, in <module>\n'
+        "    import judge_client\n"
+        "ModuleNotFoundError: No module named 'judge_client'\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "ENV009"

@@ -74,6 +74,11 @@ _IMPORT_TO_MODULE = 4
 _RAISED_WITHIN = 4
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
+# verl's functions that load a user's file by its path (custom reward functions, dataset classes,
+# reward managers, tools).
+_LOADS_BY_PATH = frozenset(
+    ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
+)
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
 # `[node-0] `.
 _PREFIX = re.compile(
@@ -806,8 +811,23 @@ class Analyzer:
         name = missing_module_name(exc.message)
         if name is None or known_package(name.split(".")[0]) is not None:
             return False
+        if not self._loaded_by_path(line, module[1]):
+            return False  # a module imported by name: its missing import may be any package
         basis = f"a {exc.type} for {name}, which {module[1]} imports and no known package provides"
         return self._credit(line, Fallback("CFG008", {"sibling": name, "module_path": module[1]}, basis))
+
+    def _loaded_by_path(self, line: Line, path: str) -> bool:
+        """Whether verl was told to load the user's file `path` by its path: the run's overrides
+        name it, or a verl frame that loads files by path (get_custom_reward_fn, load_extern_type)
+        runs just above it."""
+        for value in self.context.overrides.values():
+            given = value.strip("'\"")
+            if given.endswith(".py") and (path == given or path.endswith("/" + given.lstrip("./"))):
+                return True
+        frames = self._frames.get(line.worker.key(), ())
+        return any(
+            0 <= line.number - number <= FRAME_LOOKBACK and fr.func in _LOADS_BY_PATH for number, fr in frames
+        )
 
     def _user_module_failed(self, line: Line, exc: ExceptionLine) -> bool:
         """An exception raised while Python imported a user's own file (the frames show the
