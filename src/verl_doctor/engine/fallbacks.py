@@ -998,7 +998,9 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
 # A refusal that says it read a config (`Missing required field 'x' in backend config for ...`): a
 # library checking settings, wherever its code is (a config.json is the model folder's).
 _IN_A_CONFIG = re.compile(
-    r"\b(?:in|from) (?:the |your |this )?(?:[\w-]+ )?config(?:uration)?\b(?!\.json)", re.I
+    r"\b(?:in|from) (?:the |your |this )?(?!(?:model|hf|generation|tokenizer|processor|preprocessor)\b)"
+    r"(?:[\w-]+ )?config(?:uration)?\b(?!\.json)",
+    re.I,
 )
 # A check that says its subject comes from the config (`Apply Chat template from config is not supported`).
 _FROM_CONFIG = re.compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
