@@ -748,6 +748,7 @@ class Analyzer:
         check answer it."""
         return (
             self._user_function_called_wrongly(line, exc)
+            or self._override_passed_as_argument(line, exc)
             or self._own_module_missing(line, exc)
             or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
@@ -796,6 +797,26 @@ class Analyzer:
                 return False
         basis = f"a TypeError calling the custom function {name}() with the arguments verl passes it"
         return self._credit(line, Fallback("CFG008", {"called": name}, basis))
+
+    def _override_passed_as_argument(self, line: Line, exc: ExceptionLine) -> bool:
+        """A keyword argument a call does not take that is a key this run set
+        (`+reward_model.reward_kwargs.max_resp_len=64` handed to a reward manager whose __init__
+        has no max_resp_len): verl passes that part of the config on as arguments, and the
+        setting is one the chosen class does not have."""
+        if exc.type != "TypeError":
+            return False
+        m = _UNEXPECTED_KEYWORD.search(exc.message)
+        if m is None:
+            return False
+        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] == m["kwarg"]]
+        if not keys:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = (
+            f"a TypeError: {m['callee']}() takes no argument {m['kwarg']}, which this run set as {keys[0]}"
+        )
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys[:4])}, basis))
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
         """A module no package of the stack is called that a user's file verl loads by path
@@ -1179,6 +1200,11 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
 
 
+# Python refusing a keyword argument: `NaiveRewardManager.__init__() got an unexpected keyword
+# argument 'max_resp_len'`.
+_UNEXPECTED_KEYWORD = re.compile(
+    r"(?P<callee>[A-Za-z_][\w.]*)\(\) got an unexpected keyword argument '(?P<kwarg>\w+)'"
+)
 # A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
 _CONFIG_READ = re.compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 
