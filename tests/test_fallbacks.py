@@ -2668,3 +2668,21 @@ def test_a_keyword_argument_a_call_refuses_that_the_run_set_is_that_setting() ->
         "return reward_manager_cls(",
     )
     assert diagnose_text(other, _CATALOG).findings[0].rule == "ENV005"
+
+
+def test_a_key_missing_under_a_section_the_run_deleted_is_that_deletion() -> None:
+    text = (
+        "Error executing job with overrides: ['algorithm.adv_estimator=grpo', '~critic']\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/ppo/utils.py", line 98, in need_critic\n'
+        "    if config.critic.enable is not None:\n"
+        "omegaconf.errors.ConfigAttributeError: Key 'enable' is not in struct\n"
+        "    full_key: critic.enable\n"
+        "    object_type=dict\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG011" and "the override ~critic" in first.cause
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG011"]
+    # a key missing elsewhere is still a key that does not exist
+    other = text.replace("critic.enable", "trainer.nnode").replace("'enable'", "'nnode'")
+    assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG005"

@@ -1084,6 +1084,7 @@ class Analyzer:
         (a worker's death) is the answer, though the death's own message was cut off."""
         self._checkpoint_given_as_model()
         self._override_left_empty()
+        self._deleted_section_read()
         if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class
@@ -1110,6 +1111,23 @@ class Analyzer:
                     self._record(rule, line, "high", {"path": path})
                 return
 
+    def _deleted_section_read(self) -> None:
+        """A key missing under a part of the config the run deleted (`~critic` for GRPO, then
+        `Key 'enable' is not in struct`, full_key critic.enable): verl reads that part whether the
+        run uses it or not, so the deletion is the error, not the key's spelling."""
+        state = self.states.get("CFG005")
+        if state is None or state.first is None or not self.context.deleted:
+            return
+        key = state.groups.get("key") or next(
+            (found["key"] for _, found in self._facts.get(state.rule.position, []) if "key" in found), ""
+        )
+        section = next((d for d in self.context.deleted if key == d or key.startswith(d + ".")), None)
+        rule = self._rule_by_id("CFG011")
+        if section is None or rule is None:
+            return
+        del self.states["CFG005"]
+        self._record(rule, state.first, "high", {"full_key": key, "deleted": section})
+
     def _override_left_empty(self) -> None:
         """A run that failed with an error no rule knows, one of its overrides given no value
         (`actor_rollout_ref.model.path=`, a shell variable that was never set): verl then reads
@@ -1117,7 +1135,11 @@ class Analyzer:
         line = self.context.override_line
         if self.states or not self._unknown or line is None:
             return
-        empty = [key for key, value in self.context.overrides.items() if value.strip("'\"") == ""]
+        empty = [
+            key
+            for key, value in self.context.overrides.items()
+            if value.strip("'\"") == "" and key not in self.context.deleted
+        ]
         rule = self._rule_by_id("CFG011")
         if empty and rule is not None:
             self._record(

@@ -56,6 +56,7 @@ class ContextCollector:
         self.versions: dict[str, str] = {}
         self.gpu: dict[str, Any] = {}
         self.overrides: dict[str, str] = {}
+        self.deleted: set[str] = set()  # parts of the config the run deleted (`~critic`)
         self.override_line: Line | None = None  # the first line overrides were read from
         self.entry_point: str | None = None
         self.command: str | None = None
@@ -170,6 +171,8 @@ class ContextCollector:
             if len(self.overrides) >= _MAX_OVERRIDES and key not in self.overrides:
                 return
             self.overrides[key] = value[:_MAX_VALUE]
+            if item.lstrip("+").startswith("~"):
+                self.deleted.add(key)
 
     def set_keys_named_in(self, text: str) -> list[str]:
         """The keys this run set (command line, Hydra's override list) that `text` names: by
