@@ -805,17 +805,16 @@ class Analyzer:
         setting is one the chosen class does not have."""
         if exc.type != "TypeError":
             return False
-        m = _UNEXPECTED_KEYWORD.search(exc.message)
-        if m is None:
+        from verl_doctor.engine.fallbacks import Fallback, unexpected_keyword
+
+        call = unexpected_keyword(exc.message)
+        if call is None:
             return False
-        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] == m["kwarg"]]
+        callee, kwarg = call
+        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] == kwarg]
         if not keys:
             return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        basis = (
-            f"a TypeError: {m['callee']}() takes no argument {m['kwarg']}, which this run set as {keys[0]}"
-        )
+        basis = f"a TypeError: {callee}() takes no argument {kwarg}, which this run set as {keys[0]}"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys[:4])}, basis))
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
@@ -1222,11 +1221,6 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
 
 
-# Python refusing a keyword argument: `NaiveRewardManager.__init__() got an unexpected keyword
-# argument 'max_resp_len'`.
-_UNEXPECTED_KEYWORD = re.compile(
-    r"(?P<callee>[A-Za-z_][\w.]*)\(\) got an unexpected keyword argument '(?P<kwarg>\w+)'"
-)
 # A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
 _CONFIG_READ = re.compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 

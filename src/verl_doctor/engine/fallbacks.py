@@ -375,6 +375,18 @@ def missing_module_name(message: str) -> str | None:
     return m["module"] if m else None
 
 
+# The keyword a call was given that its callee does not take.
+_UNEXPECTED_KEYWORD = re.compile(
+    r"(?<![\w.])(?P<callee>[A-Za-z_][\w.]*)\(\) got an unexpected keyword argument '(?P<kwarg>\w+)'"
+)
+
+
+def unexpected_keyword(message: str) -> tuple[str, str] | None:
+    """(callee, keyword) of `X() got an unexpected keyword argument 'k'`."""
+    m = _UNEXPECTED_KEYWORD.search(message)
+    return (m["callee"], m["kwarg"]) if m else None
+
+
 def called_function(message: str) -> str | None:
     """The function a call that fits no signature of it was made to (`compute_score`)."""
     m = _CALL_MISMATCH.search(message)
@@ -446,8 +458,8 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
 
 
 _NEEDS_IT_TYPES = frozenset(("ImportError", "ModuleNotFoundError", "RuntimeError"))
-# What a message may say must be installed that is no Python package.
-_PLATFORMS = frozenset(
+# What a message may say must be installed that is no Python package (a platform, or `it`).
+_NOT_A_PACKAGE = frozenset(
     ("cuda", "rocm", "hip", "nvcc", "gpu", "npu", "xpu", "tpu", "mps", "cann", "driver", "it")
 )
 _ALTERNATIVELY = re.compile(r"\b(?:alternatively|or else|otherwise)\b", re.I)
@@ -472,7 +484,7 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
             m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w")
             # `... CUDA op requires DeepGEMM to be installed`, raised where the code needs it: a
             # package by any name, but a platform (`requires CUDA to be installed`)
-            or (m.lastgroup == "l" and exc_type in _NEEDS_IT_TYPES and name.lower() not in _PLATFORMS)
+            or (m.lastgroup == "l" and exc_type in _NEEDS_IT_TYPES and name.lower() not in _NOT_A_PACKAGE)
             # an import that failed, asking for a package by name: `Please install simm by ...`
             or (m.lastgroup in ("s", "w") and exc_type in ("ImportError", "ModuleNotFoundError"))
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
