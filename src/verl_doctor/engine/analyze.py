@@ -1110,6 +1110,14 @@ class Analyzer:
                     self._record(rule, line, "high", {"path": path})
                 return
 
+    def groups_of(self, state: _RuleState) -> dict[str, str]:
+        """A rule's captured groups, with what its facts read in the log filling the rest."""
+        groups = dict(state.groups)
+        for _number, found in self._facts.get(state.rule.position, []):
+            for k, v in found.items():
+                groups.setdefault(k, v)
+        return groups
+
     def _deleted_section_read(self) -> None:
         """A key missing under a part of the config the run deleted (`~critic` for GRPO, then
         `Key 'enable' is not in struct`, full_key critic.enable): verl reads that part whether the
@@ -1117,9 +1125,7 @@ class Analyzer:
         state = self.states.get("CFG005")
         if state is None or state.first is None or not self.context.deleted:
             return
-        key = state.groups.get("key") or next(
-            (found["key"] for _, found in self._facts.get(state.rule.position, []) if "key" in found), ""
-        )
+        key = self.groups_of(state).get("key", "")
         section = next((d for d in self.context.deleted if key == d or key.startswith(d + ".")), None)
         rule = self._rule_by_id("CFG011")
         if section is None or rule is None:

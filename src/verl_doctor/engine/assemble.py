@@ -52,10 +52,7 @@ def report_parts(
     for state, severity in states:
         rule, first = state.rule, state.first
         assert first is not None
-        groups = dict(state.groups)
-        for _number, found in a._facts.get(rule.position, []):
-            for k, v in found.items():
-                groups.setdefault(k, v)
+        groups = a.groups_of(state)
         env_phase = a._envelope_phase(first)
         if env_phase[0]:
             state.phase, state.phase_detail = env_phase
