@@ -237,6 +237,18 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/ray/_private/services.py",
             "CFG014",
         ),
+        # `ep` inside another option's name is no expert-parallel size, in a file that sets up the
+        # parallel layout or not; the size's own option is.
+        (
+            "AssertionError: --elastic-ep-scale-timeout must be greater than zero.",
+            f"{_SITE}/sglang/srt/arg_groups/parallel_hook.py",
+            "CFG014",
+        ),
+        (
+            "AssertionError: --ep-size must be greater than zero.",
+            f"{_SITE}/sglang/srt/arg_groups/parallel_hook.py",
+            "CFG010",
+        ),
         # A feature the engine cannot combine with a model split.
         (
             "ValueError: Prequant BitsAndBytes models with TP is not supported.Please try with PP.",

@@ -935,7 +935,9 @@ _DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bd
 _MODEL_SPLIT = (
     r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|pipelin(?:ing|eing)\b|pipeline stages?|"
     r"context[ _-]parallel|ulysses|"
-    r"sequence[ _-]parallel|expert[ _-]parallel|\b(?:tp|pp|cp|ep|sp)(?:_size)?\b|"
+    r"sequence[ _-]parallel|expert[ _-]parallel|"
+    # `tp`, `--ep-size`, `pp_size`, but not a word inside another option's name (`--elastic-ep-scale-timeout`)
+    r"(?<![a-z0-9][-_])\b(?:tp|pp|cp|ep|sp)(?:[_-]size)?\b(?![-_][a-z])|"
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|"
     # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
     r"\b(?:input|output)_partition_sizes?\b"
