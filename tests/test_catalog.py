@@ -143,3 +143,29 @@ def test_rule_template_is_a_valid_rule(run_cli, tmp_path: Path) -> None:
     log = b"(TaskRunner pid=2210) RewardServerUnavailable: rm-01.internal:8000\n"
     out = run_cli(["explain", "--rules", str(tmp_path / "pack")], stdin=log)
     assert out.returncode == 1 and b"FLOW950" in out.stdout and b"rm-01.internal:8000" in out.stdout
+
+
+def test_an_exclusive_step_leaves_out_the_general_ones_and_needs_when(run_cli, tmp_path: Path) -> None:
+    spec = TEAM_RULE.replace(
+        "signatures: ['RewardServerUnavailable: (?P<host>\\S+)']",
+        "signatures: ['RewardServerUnavailable: (?P<host>\\S+)', 'RewardServerTimeout: (?P<slow>\\S+)']",
+    ).replace(
+        "fixes: [{step: {en: Restart it, zh: 重启服务}, commands: ['systemctl restart reward-server']}]",
+        "fixes: [{step: {en: Give it more time, zh: 延长超时}, when: slow, exclusive: true, "
+        "commands: ['export REWARD_TIMEOUT=600']}, "
+        "{step: {en: Restart it, zh: 重启服务}, commands: ['systemctl restart reward-server']}]",
+    )
+    pack = _pack(tmp_path, "team", spec)
+    slow = run_cli(
+        ["explain", "--rules", str(pack)], stdin=b"(TaskRunner pid=1) RewardServerTimeout: rm-01:8000\n"
+    )
+    assert b"REWARD_TIMEOUT" in slow.stdout and b"systemctl restart" not in slow.stdout
+    down = run_cli(
+        ["explain", "--rules", str(pack)], stdin=b"(TaskRunner pid=1) RewardServerUnavailable: rm-01\n"
+    )
+    assert b"systemctl restart" in down.stdout and b"REWARD_TIMEOUT" not in down.stdout
+    lint = run_cli(["rules", "lint", str(_pack(tmp_path, "bad", spec.replace("when: slow, ", "")))])
+    assert (
+        lint.returncode != 0
+        and b"only a step with `when` can leave the others out" in lint.stdout + lint.stderr
+    )

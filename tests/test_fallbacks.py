@@ -2693,3 +2693,141 @@ def test_a_key_missing_under_a_section_the_run_deleted_is_that_deletion() -> Non
     # a key missing elsewhere is still a key that does not exist
     other = text.replace("critic.enable", "trainer.nnode").replace("'enable'", "'nnode'")
     assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG005"
+
+
+def _overrides(*items: str) -> str:
+    return "Error executing job with overrides: [" + ", ".join(f"'{i}'" for i in items) + "]\n"
+
+
+def test_a_file_path_given_where_a_module_name_belongs_is_that_setting() -> None:
+    text = _overrides("actor_rollout_ref.model.external_lib=/home/u/lib/liger_patch.py") + _tb(
+        "ModuleNotFoundError: No module named '/home/u/lib/liger_patch'",
+        "/opt/verl/verl/utils/import_utils.py",
+        "import_external_libs",
+        "importlib.import_module(external_lib)",
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG008", "medium")
+    assert "a module name has no folders and no .py" in first.cause
+    commands = [c for step in first.fixes for c in step.commands]
+    assert commands == [
+        "export PYTHONPATH=/home/u/lib:$PYTHONPATH",
+        "actor_rollout_ref.model.external_lib=liger_patch",
+    ]
+
+
+def test_the_module_of_a_class_the_run_names_is_that_setting_not_a_missing_package() -> None:
+    chain = _tb(
+        "ModuleNotFoundError: No module named 'ckpt_callbacks'",
+        "/usr/lib/python3.11/importlib/__init__.py",
+        "import_module",
+        "return _bootstrap._gcd_import(name[level:], package, level)",
+    )
+    named = _overrides("trainer.checkpoint_callback_class=ckpt_callbacks.CopyToShare") + chain
+    first = diagnose_text(named, _CATALOG).findings[0]
+    assert first.rule == "CFG008"
+    assert "ckpt_callbacks, which trainer.checkpoint_callback_class names" in first.cause
+    # the same module, named by no setting, is a package to install
+    assert diagnose_text(chain, _CATALOG).findings[0].rule == "ENV009"
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message", "code"),
+    [
+        # a hub dataset name given as data files: pyarrow looks for a local path
+        (
+            "data.train_files",
+            "HuggingFaceH4/ultrachat_200k",
+            "FileNotFoundError: HuggingFaceH4/ultrachat_200k",
+            "CFG013",
+        ),
+        # verl's copy_to_local refusing the model path the run set
+        (
+            "actor_rollout_ref.model.path",
+            "/models/qwen/",
+            "AssertionError: Make sure the last char in src is not / because it will cause error. Got /models/qwen/",
+            "CFG017",
+        ),
+        (
+            "trainer.resume_from_path",
+            "/ckpt/global_step_40",
+            "FileNotFoundError: [Errno 2] No such file or directory: '/ckpt/global_step_40'",
+            "FLOW014",
+        ),
+    ],
+)
+def test_a_path_the_run_set_is_read_by_the_key_that_holds_it(
+    key: str, value: str, message: str, code: str
+) -> None:
+    refusal = _tb(message, f"{_SITE}/somelib/reader.py", "open_path", "raise FileNotFoundError(path)")
+    first = diagnose_text(_overrides(f"{key}={value}") + refusal, _CATALOG).findings[0]
+    assert first.rule == code and key in first.basis
+
+
+def test_a_data_file_named_in_a_message_about_its_rows_is_not_a_missing_file() -> None:
+    text = _overrides("data.train_files=/d/train.parquet") + _tb(
+        "ValueError: /d/train.parquet: column prompt has 3 null values",
+        f"{_SITE}/somelib/reader.py",
+        "check",
+    )
+    assert not any(f.rule == "CFG013" for f in diagnose_text(text, _CATALOG).findings)
+
+
+def test_a_value_a_check_shows_by_name_that_the_run_set_is_that_setting() -> None:
+    refusal = _tb(
+        "ValueError: batch_size should be a positive integer value, but got batch_size=-1",
+        f"{_SITE}/torch/utils/data/sampler.py",
+        "__init__",
+        "raise ValueError(",
+    )
+    first = diagnose_text(_overrides("data.val_batch_size=-1") + refusal, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "data.val_batch_size" in first.cause
+    # another value of the same name is not the run's setting
+    assert not diagnose_text(_overrides("data.val_batch_size=16") + refusal, _CATALOG).findings
+
+
+def _reward_crash(path: str) -> str:
+    return (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/ppo/reward.py", line 38, in _call_with_kwargs\n'
+        "    return raw_fn(*args, **merged_kwargs)\n"
+        f'  File "{path}", line 15, in compute_score\n'
+        "    return 1.0 if int(pred) == int(ground_truth) else 0.0\n"
+        "TypeError: int() argument must be a string, a bytes-like object or a real number, not 'NoneType'\n"
+    )
+
+
+def test_the_users_reward_function_raising_is_that_function() -> None:
+    text = _overrides("reward.custom_reward_function.path=rewards/int_reward.py") + _reward_crash(
+        "/home/u/rl/rewards/int_reward.py"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG008", "medium")
+    assert "at /home/u/rl/rewards/int_reward.py:15 in compute_score" in first.cause
+    assert [step.commands for step in first.fixes] == [
+        ("grep -n 'def compute_score' /home/u/rl/rewards/int_reward.py",)
+    ]
+    # a file the run did not name raising the same is no finding of this kind
+    other = _overrides("reward.custom_reward_function.path=rewards/other.py") + _reward_crash(
+        "/home/u/rl/rewards/int_reward.py"
+    )
+    assert not any(f.rule == "CFG008" for f in diagnose_text(other, _CATALOG).findings)
+
+
+def test_a_file_named_like_an_installed_package_is_that_shadow() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/protocol.py", line 29, in <module>\n'
+        "    import ray\n"
+        '  File "/home/u/rl/ray.py", line 4, in <module>\n'
+        "    ray.init(address='auto')\n"
+        "AttributeError: partially initialized module 'ray' has no attribute 'init' "
+        "(most likely due to a circular import)\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "ENV009" and "/home/u/rl/ray.py, a file of yours" in first.cause
+    assert first.fixes[0].commands[0] == "mv /home/u/rl/ray.py /home/u/rl/my_ray.py"
+    # the user's own module importing itself in a circle names no installed package
+    own = text.replace("'ray'", "'reward_utils'").replace("/ray.py", "/reward_utils.py")
+    assert not any(f.rule == "ENV009" for f in diagnose_text(own, _CATALOG).findings)

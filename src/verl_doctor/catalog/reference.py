@@ -87,6 +87,7 @@ def rule_detail(rule: Rule, lang: str) -> dict[str, Any]:
                 "verl": f.verl,
                 "when": f.when,
                 "unless": f.unless,
+                "exclusive": f.exclusive,
             }
             for f in rule.fixes
         ],

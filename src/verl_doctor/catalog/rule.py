@@ -48,6 +48,7 @@ class Fix:
     verl: str | None = None
     when: str | None = None  # shown only when this group was captured
     unless: str | None = None  # left out when this group was captured
+    exclusive: bool = False  # when it applies, the steps without `when` are left out
 
 
 @record(frozen=True)
@@ -108,7 +109,14 @@ class Rule:
             facts=tuple(data.get("facts", ())),
             cause=data["cause"],
             fixes=tuple(
-                Fix(f["step"], tuple(f.get("commands", ())), f.get("verl"), f.get("when"), f.get("unless"))
+                Fix(
+                    f["step"],
+                    tuple(f.get("commands", ())),
+                    f.get("verl"),
+                    f.get("when"),
+                    f.get("unless"),
+                    bool(f.get("exclusive", False)),
+                )
                 for f in data["fixes"]
             ),
             pitfalls=tuple(data.get("pitfalls", ())),

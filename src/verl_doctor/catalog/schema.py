@@ -58,6 +58,13 @@ class FixStep(_Strict):
         description="A named group of a signature or fact: the step is left out when it was captured.",
         pattern=r"^[A-Za-z_]\w*$",
     )
+    exclusive: bool = Field(
+        default=False,
+        description=(
+            "With `when`: when this step applies, the rule's steps without `when` (written for its "
+            "other messages) are left out."
+        ),
+    )
 
 
 class Clue(_Strict):
@@ -166,6 +173,8 @@ class RuleSpec(_Strict):
                     and not any(f"(?P<{name}>" in p for p in patterns)
                 ):
                     raise ValueError(f"fixes.{i}.{field}: no signature or fact captures (?P<{name}>...)")
+            if fix.exclusive and not fix.when:
+                raise ValueError(f"fixes.{i}.exclusive: only a step with `when` can leave the others out")
         return self
 
     @model_validator(mode="after")

@@ -7,6 +7,7 @@ The lists in `data/hydra_keys/` are every dotted key of verl's generated trainer
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -248,3 +249,22 @@ def keys_named_in(
             if key not in out:
                 out.append(key)
     return out[:limit]
+
+
+# What a key's value names, by the key's spelling in every release: data files, a model (folder or
+# hub id), a user's Python file, a saved checkpoint to resume from.
+_PATH_KINDS = (
+    ("data", re.compile(r"(?:^|\.)data\.\w*files$|^data\.(?:train|val|test)_path$")),
+    ("model", re.compile(r"(?:^|\.)(?:model\.path|tokenizer_path|model_path|hf_model_path)$")),
+    (
+        "module",
+        re.compile(r"(?:custom_reward_function|custom_cls|reward_manager|reward_loop\w*)\.path$|_tool_path$"),
+    ),
+    ("checkpoint", re.compile(r"(?:^|\.)resume_from_path$")),
+)
+
+
+def path_kind(key: str) -> str | None:
+    """What the path a key holds is (`data`, `model`, `module`, `checkpoint`), or None."""
+    key = key.lstrip("+~")
+    return next((kind for kind, pattern in _PATH_KINDS if pattern.search(key)), None)

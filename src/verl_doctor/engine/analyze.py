@@ -76,6 +76,25 @@ _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # verl's functions that load a user's file by its path (custom reward functions, dataset classes,
 # reward managers, tools).
+# Errors that say a file or folder is not there, and the rule for what the key that named it holds.
+_NOT_FOUND_TYPES = frozenset(
+    ("FileNotFoundError", "OSError", "IOError", "ValueError", "RuntimeError", "AssertionError")
+)
+_NOT_FOUND = re.compile(
+    r"not found|does not exist|doesn't exist|No such file|[Uu]nable to find|[Cc]ouldn't find|[Cc]annot find"
+)
+# A value a check says it got, with its name (`but got batch_size=-1`).
+_NAMED_VALUE = re.compile(r"\b(?:got|Got|received|given):? ([a-z][a-z0-9_]{2,60})=['\"]?(-?[\w.+-]{1,60})")
+# Python's words for a module used while it is still being imported, with the file when it says so.
+_PARTIAL_MODULE = re.compile(
+    r"partially initialized module '(?P<module>[\w.]+)'(?:[^(]*\(most likely due to a circular import\))?"
+    r"(?: \((?P<path>[^()]+)\))?"
+)
+_RULE_FOR_PATH = {"data": "CFG013", "model": "CFG017", "module": "CFG008", "checkpoint": "FLOW014"}
+# A Hub dataset's name (`namespace/name`), not a file: verl reads files, it does not download these.
+_HUB_NAME = re.compile(
+    r"[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w-]{0,95}(?:\.[\w-]+)?(?<!\.parquet)(?<!\.jsonl)(?<!\.json)"
+)
 _LOADS_BY_PATH = frozenset(
     ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
 )
@@ -750,6 +769,11 @@ class Analyzer:
             self._user_function_called_wrongly(line, exc)
             or self._override_passed_as_argument(line, exc)
             or self._own_module_missing(line, exc)
+            or self._package_shadowed(line, exc)
+            or self._module_the_run_names(line, exc)
+            or self._path_the_run_names(line, exc)
+            or self._override_value_refused(line, exc)
+            or self._user_code_raised(line, exc)
             or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
             or self._config_check(line, exc, own)
@@ -816,6 +840,138 @@ class Analyzer:
             return False
         basis = f"a TypeError: {callee}() takes no argument {kwarg}, which this run set as {keys[0]}"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys[:4])}, basis))
+
+    def _package_shadowed(self, line: Line, exc: ExceptionLine) -> bool:
+        """An installed package half imported because a file of the user's carries its name
+        (`partially initialized module 'ray' has no attribute 'init'`, raised in ~/rl/ray.py,
+        which Python found first on sys.path): the real package never loads."""
+        m = _PARTIAL_MODULE.search(exc.message)
+        if m is None:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an, known_package
+
+        top = m["module"].split(".")[0]
+        if known_package(top) is None:
+            return False  # a user's own module importing itself in a circle
+        own = (f"/{top}.py", f"/{top}/__init__.py")
+        shadow = m["path"] if m["path"] and m["path"].endswith(own) else None
+        innermost = self._innermost.get(line.worker.key())
+        if shadow is None and innermost is not None and 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+            fr = innermost[1]
+            if fr.package is None and fr.path.endswith(own):
+                shadow = fr.path
+        if shadow is None:
+            return False
+        folder = shadow[: shadow.rfind("/" + top)] or "."
+        groups = {"shadow": shadow, "shadowed": top, "shadow_renamed": f"{folder}/my_{top}.py"}
+        basis = f"{an(exc.type)} from {shadow}, a file of yours named like the installed package {top}"
+        return self._credit(line, Fallback("ENV009", groups, basis))
+
+    def _module_the_run_names(self, line: Line, exc: ExceptionLine) -> bool:
+        """A module Python cannot import that the run named itself: a file path given where a
+        setting takes a module name (`No module named '/home/me/lib/patch'`, which no module name
+        can be), or the module of a dotted name a key was set to
+        (`trainer.checkpoint_callback_class=my_callbacks.Copy`) that no known package provides."""
+        if exc.type not in ("ModuleNotFoundError", "ImportError"):
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an, known_package, missing_module_name
+
+        name = missing_module_name(exc.message)
+        if name is None:
+            return False
+        named = [
+            (k, v.strip("'\""))
+            for k, v in self.context.overrides.items()
+            if v.strip("'\"").startswith(name) and v.strip("'\"")[len(name) : len(name) + 1] in ("", ".")
+        ]
+        if "/" in name:
+            folder, _, module = name.rpartition("/")
+            groups = {"path_module": name, "module_dir": folder or "/", "module_name": module}
+            if named:
+                groups["path_key"] = named[0][0]
+            basis = f"{an(exc.type)} for {name}: a file path where a module name is expected"
+            return self._credit(line, Fallback("CFG008", groups, basis))
+        if not named or known_package(name.split(".")[0]) is not None:
+            return False
+        key = named[0][0]
+        basis = f"{an(exc.type)} for {name}, the module of {key}={named[0][1]}; no known package provides it"
+        return self._credit(line, Fallback("CFG008", {"named_module": name, "path_key": key}, basis))
+
+    def _path_the_run_names(self, line: Line, exc: ExceptionLine) -> bool:
+        """A file or folder not found (or refused) whose name is a value this run set: the key it
+        was set for says what it is (data files, a model, the user's module, a checkpoint), whoever
+        raised it (`FileNotFoundError: HuggingFaceH4/ultrachat_200k` from pyarrow for a hub name
+        given as data.train_files)."""
+        if exc.type not in _NOT_FOUND_TYPES:
+            return False
+        # Data files are named in many messages about their rows; only their absence is theirs.
+        # A model, a module or a checkpoint is also what an assertion naming its path checks
+        # (`Make sure the last char in src is not /. Got /models/qwen/`).
+        not_found = exc.type == "FileNotFoundError" or bool(_NOT_FOUND.search(exc.message))
+        from verl_doctor.catalog.verl_keys import path_kind
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        for key, value in self.context.overrides.items():
+            kind = path_kind(key)
+            if kind is None or (not not_found and (kind == "data" or exc.type != "AssertionError")):
+                continue
+            for given in value.strip("[]").split(","):
+                given = given.strip().strip("'\"")
+                if len(given) >= 3 and given in exc.message:
+                    groups = {"path": given}
+                    if kind == "data" and _HUB_NAME.fullmatch(given):
+                        groups["hub_name"] = given
+                    basis = f"{an(exc.type)} on {given}, which this run set as {key}"
+                    return self._credit(line, Fallback(_RULE_FOR_PATH[kind], groups, basis))
+        return False
+
+    def _override_value_refused(self, line: Line, exc: ExceptionLine) -> bool:
+        """A check that shows the value it refused by name (`batch_size should be a positive
+        integer value, but got batch_size=-1`, torch's DataLoader) where this run set a key of that
+        name (or ending in it) to that value: the setting's value is refused, whoever checked it."""
+        if exc.type not in ("ValueError", "AssertionError", "TypeError"):
+            return False
+        shown = _NAMED_VALUE.findall(exc.message)
+        if not shown:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        for key, value in self.context.overrides.items():
+            leaf = key.rsplit(".", 1)[-1]
+            given = value.strip("'\"")
+            for name, got in shown:
+                if got == given and (leaf == name or leaf.endswith("_" + name)):
+                    basis = f"{an(exc.type)} refusing {name}={got}, which this run set as {key}"
+                    return self._credit(line, Fallback("CFG014", {"options": key}, basis))
+        return False
+
+    def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
+        """An exception raised in the user's own file that the run named (the reward function's
+        path, a custom dataset's): verl called it and it raised (`int(None)` on a response with no
+        final answer). A failed import is the environment's; a module that fails as it loads
+        is read by _user_module_failed."""
+        if exc.type in ("ModuleNotFoundError", "ImportError"):
+            return False
+        innermost = self._innermost.get(line.worker.key())
+        if innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+            return False
+        raised = innermost[1]
+        if raised.package is not None or raised.func == "<module>":
+            return False
+        from verl_doctor.catalog.verl_keys import path_kind
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        for key, value in self.context.overrides.items():
+            given = value.strip("'\"").lstrip("./")
+            if path_kind(key) == "module" and given.endswith(".py") and raised.path.endswith(given):
+                groups = {
+                    "raised_in": f"{raised.path}:{raised.line} in {raised.func}",
+                    "raised_file": raised.path,
+                    "raised_func": raised.func,
+                }
+                basis = f"{an(exc.type)} raised in {raised.func} of {given}, the file this run set as {key}"
+                return self._credit(line, Fallback("CFG008", groups, basis))
+        return False
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
         """A module no package of the stack is called that a user's file verl loads by path

@@ -285,11 +285,17 @@ def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, s
             groups["key"], groups.get("value"), verl_version, overrides, a.lang
         ):
             out.append(cls(step, commands, None, ()))
-    for fix in rule.fixes:
-        if fix.verl and verl_version and satisfies(verl_version, fix.verl) is False:
-            continue
-        if (fix.when and not groups.get(fix.when)) or (fix.unless and groups.get(fix.unless)):
-            continue
+    applicable = [
+        fix
+        for fix in rule.fixes
+        if not (fix.verl and verl_version and satisfies(verl_version, fix.verl) is False)
+        and not (fix.when and not groups.get(fix.when))
+        and not (fix.unless and groups.get(fix.unless))
+    ]
+    if any(fix.exclusive for fix in applicable):
+        # A step for what this log shows: the steps written for the rule's other messages go.
+        applicable = [fix for fix in applicable if fix.when]
+    for fix in applicable:
         notes: tuple[str, ...] = ()
         if overrides:
             from verl_doctor.catalog.verl_keys import overrides_in

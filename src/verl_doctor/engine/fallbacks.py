@@ -28,6 +28,8 @@ from verl_doctor.common.records import record
 from verl_doctor.common.resources import data_path
 
 _NO_MODULE = re.compile(r"No module named '?(?P<module>[A-Za-z_][\w.]*)'?")
+# A file path given where a module name is expected (importlib.import_module('/abs/dir/patch')).
+_NO_MODULE_PATH = re.compile(r"No module named '(?P<module>[^'\s]*/[^'\s]*)'")
 _CANNOT_IMPORT = re.compile(r"cannot import name '?(?P<name>[\w.]+)'? from '?(?P<module>[A-Za-z_][\w.]*)'?")
 # Quoted by Python itself; unquoted by transformers' lazy module (`module transformers has no
 # attribute Qwen3NextForCausalLM`, utils/import_utils.py _LazyModule.__getattr__).
@@ -71,7 +73,7 @@ class Fallback:
     basis: str  # what the answer rests on, said to the user
 
 
-def _a(exc_type: str) -> str:
+def an(exc_type: str) -> str:
     """`an AssertionError`, `a ValueError`."""
     return ("an " if exc_type[:1] in "AEIOU" else "a ") + exc_type
 
@@ -131,7 +133,7 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
     m = _CANNOT_IMPORT.search(message)
     if m and "partially initialized" not in message:
         return _version_mismatch(
-            m["module"], m["name"], f"{_a(exc_type or 'ImportError')} from {m['module']}"
+            m["module"], m["name"], f"{an(exc_type or 'ImportError')} from {m['module']}"
         )
     m = _NO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError" and "partially initialized" not in message:
@@ -148,7 +150,7 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         return _version_mismatch(
             m["module"],
             None,
-            f"{_a(exc_type or 'ValueError')} from Python's dataclasses on a class of {m['module']}: "
+            f"{an(exc_type or 'ValueError')} from Python's dataclasses on a class of {m['module']}: "
             "a release older than this Python",
         )
     if exc_type == "HFValidationError":
@@ -175,10 +177,10 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
     if found is None and exc_type in _RUNTIME_TYPES and _ASCEND_STACK.search(message):
         # (a release of the stack it needs is the version answer above, not a device error; a
         # file of the stack not found, `CANN toolkit info file does not exist: ...`, is this one)
-        return Fallback("ENV012", {}, f"{_a(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
+        return Fallback("ENV012", {}, f"{an(exc_type)} about the Ascend NPU stack (CANN, torch_npu, HCCL)")
     found = found or _path_missing(message, exc_type)
     if found is None and exc_type in _RAISING and _NEEDS_NEWER_GPU.search(message):
-        return Fallback("ENV007", {}, f"{_a(exc_type)} asking for a newer GPU architecture")
+        return Fallback("ENV007", {}, f"{an(exc_type)} asking for a newer GPU architecture")
     return found
 
 
@@ -196,7 +198,7 @@ def npu_code(exc_type: str, path: str) -> Fallback | None:
     if exc_type not in _RUNTIME_TYPES or not _NPU_CODE.search(path.replace("\\", "/")):
         return None
     return Fallback(
-        "ENV012", {}, f"{_a(exc_type)} raised by code for Ascend NPUs ({path.rsplit('/', 1)[-1]})"
+        "ENV012", {}, f"{an(exc_type)} raised by code for Ascend NPUs ({path.rsplit('/', 1)[-1]})"
     )
 
 
@@ -371,7 +373,7 @@ def verl_names() -> frozenset[str]:
 
 def missing_module_name(message: str) -> str | None:
     """The module a `No module named 'x'` message names."""
-    m = _NO_MODULE.search(message)
+    m = _NO_MODULE.search(message) or _NO_MODULE_PATH.search(message)
     return m["module"] if m else None
 
 
@@ -453,7 +455,7 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
                 if m.group("y")
                 else f"naming the {package} version it needs"
             )
-            return _version_mismatch(package, None, f"{_a(exc_type)} {said}")
+            return _version_mismatch(package, None, f"{an(exc_type)} {said}")
     return None
 
 
@@ -492,12 +494,12 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
         )
         package = known_package(name) or (name if named else None)
         if package == "verl":
-            return Fallback("ENV001", {"module": "verl"}, f"{_a(exc_type)} asking to install verl")
+            return Fallback("ENV001", {"module": "verl"}, f"{an(exc_type)} asking to install verl")
         if package:
             return Fallback(
                 "ENV009",
                 {"module": package, "pkg": pip_distribution(package)},
-                f"{_a(exc_type)} asking to install {package}",
+                f"{an(exc_type)} asking to install {package}",
             )
     return None
 
@@ -561,30 +563,30 @@ def _path_missing(message: str, exc_type: str) -> Fallback | None:
         # A model folder's description (config.json, adapter_config.json) missing from a training
         # checkpoint's folder: the step folder was given where a model or adapter folder belongs.
         # (Weight shards missing there are a save or merge that failed.)
-        return Fallback("CFG017", {"path": named}, f"{_a(exc_type)}: a model file that is not there")
+        return Fallback("CFG017", {"path": named}, f"{an(exc_type)}: a model file that is not there")
     if in_checkpoint and _ADAPTER.search(message) and paths:
         # a LoRA adapter's folder (`Adapter checkpoint not found: ...`) is a model path the run names
         return Fallback(
-            "CFG017", {"path": paths[0]}, f"{_a(exc_type)}: a LoRA adapter path that is not there"
+            "CFG017", {"path": paths[0]}, f"{an(exc_type)}: a LoRA adapter path that is not there"
         )
     if in_checkpoint:
         return None  # what a checkpoint holds (state dicts, global_step folders): not a setting
     for path in paths:
         low = path.lower()
         if low.endswith(_DATA_SUFFIXES) and not _MODEL_FILES.search(path):
-            return Fallback("CFG013", {"path": path}, f"{_a(exc_type)}: a data file that is not there")
+            return Fallback("CFG013", {"path": path}, f"{an(exc_type)}: a data file that is not there")
         if low.endswith(".py"):
             return Fallback(
-                "CFG008", {"path": path}, f"{_a(exc_type)}: a custom module file that is not there"
+                "CFG008", {"path": path}, f"{an(exc_type)}: a custom module file that is not there"
             )
         if _DATA_WORDS.search(message) and not _MODEL_WORDS.search(message):
-            return Fallback("CFG013", {"path": path}, f"{_a(exc_type)}: a dataset path that is not one")
+            return Fallback("CFG013", {"path": path}, f"{an(exc_type)}: a dataset path that is not one")
         if _MODEL_FILES.search(path) or _MODEL_WORDS.search(message):
             return Fallback(
-                "CFG017", {"path": path}, f"{_a(exc_type)}: a model path or file that is not there"
+                "CFG017", {"path": path}, f"{an(exc_type)}: a model path or file that is not there"
             )
     if _MODEL_FILES.search(message.replace(" ", "/")) and _MODEL_WORDS.search(message):
-        return Fallback("CFG017", {}, f"{_a(exc_type)}: a model file that is not there")
+        return Fallback("CFG017", {}, f"{an(exc_type)}: a model file that is not there")
     return None
 
 
@@ -703,9 +705,9 @@ def hydra_composition(exc_type: str, path: str, func: str) -> Fallback | None:
     overrides (CFG016) or the config files it reads (CFG020), told by where it was raised."""
     where = path.replace("\\", "/") + ":" + func
     if _HYDRA_OVERRIDES.search(where):
-        return Fallback("CFG016", {}, f"{_a(exc_type)} raised by Hydra applying the overrides ({func})")
+        return Fallback("CFG016", {}, f"{an(exc_type)} raised by Hydra applying the overrides ({func})")
     if _HYDRA_CONFIG_FILES.search(where):
-        return Fallback("CFG020", {}, f"{_a(exc_type)} raised by Hydra reading the config files ({func})")
+        return Fallback("CFG020", {}, f"{an(exc_type)} raised by Hydra reading the config files ({func})")
     return None
 
 
@@ -742,7 +744,7 @@ def model_config_refused(
         return None
     field = _FIELD_QUOTED.search(message)
     groups = {"field": field.group("field")} if field else {}
-    return Fallback("CFG017", groups, f"{_a(exc_type)} raised by {package} building the model's config")
+    return Fallback("CFG017", groups, f"{an(exc_type)} raised by {package} building the model's config")
 
 
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
@@ -1137,14 +1139,14 @@ def _config_check(
         return Fallback(
             "CFG008",
             {},
-            f"{_a(exc_type)} raised by verl in {where_in(p, package)} ({func}), refusing a name or an "
+            f"{an(exc_type)} raised by verl in {where_in(p, package)} ({func}), refusing a name or an "
             "object a custom module gives it",
         )
     if package == "verl" and _SAMPLE_ROLES.search(message) and not _WORKER_ROLES.search(message):
         return Fallback(
             "CFG012",
             {},
-            f"{_a(exc_type)} raised by verl in {where_in(p, package)} ({func}) about the roles of a "
+            f"{an(exc_type)} raised by verl in {where_in(p, package)} ({func}) about the roles of a "
             "sample's chat messages",
         )
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
@@ -1166,7 +1168,7 @@ def _config_check(
             return Fallback(
                 "CFG017",
                 {},
-                f"{_a(exc_type)} raised by verl in {p[p.rfind('/verl/') + 1 :]} ({func}): "
+                f"{an(exc_type)} raised by verl in {p[p.rfind('/verl/') + 1 :]} ({func}): "
                 "the model's config.json lacks what verl reads",
             )
         return None
@@ -1303,7 +1305,7 @@ def _config_check(
         return Fallback(
             "CFG008",
             {"path": path_named},
-            f"{_a(exc_type)} raised by {package}'s config check, about the custom module {path_named}",
+            f"{an(exc_type)} raised by {package}'s config check, about the custom module {path_named}",
         )
     if (
         _MODEL_IMPLEMENTATION.search(p)
@@ -1320,7 +1322,7 @@ def _config_check(
         return Fallback(
             "CFG017",
             {"field": field},
-            f"{_a(exc_type)} raised by {package}'s implementation of this model architecture "
+            f"{an(exc_type)} raised by {package}'s implementation of this model architecture "
             f"({where_in(p, package)})",
         )
     # verl's prompts and samples are its batches; another library's samples are a dataset's rows
@@ -1356,7 +1358,7 @@ def _config_check(
     named = f"; it names {', '.join(options)}" if options else ""
     whose = "verl's" if package == "verl" else f"{package}'s"
     groups = {"options": ", ".join(options)} if options else {}
-    return Fallback(code, groups, f"{_a(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+    return Fallback(code, groups, f"{an(exc_type)} raised by {whose} config check in {where} ({func}){named}")
 
 
 # A model family as messages spell it (`qwen2_5_vl`): a name in code's spelling that is no setting.
@@ -1455,7 +1457,7 @@ def api_gone(exc_type: str, message: str, package: str) -> Fallback | None:
     if m is None or package not in _VERSION_RULES:
         return None
     return _version_mismatch(
-        package, m["name"], f"{_a(exc_type)} in which {package} says {m['name']} is no longer part of its API"
+        package, m["name"], f"{an(exc_type)} in which {package} says {m['name']} is no longer part of its API"
     )
 
 
