@@ -2783,6 +2783,10 @@ def test_a_value_a_check_shows_by_name_that_the_run_set_is_that_setting() -> Non
     first = diagnose_text(_overrides("data.val_batch_size=-1") + refusal, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
     assert "data.val_batch_size" in first.cause
+    # read from the exception, not from a message its rule's steps were written for: only the
+    # general step, with the setting the message names, and none of the rule's list of options
+    assert [step.notes for step in first.fixes] == [("you set data.val_batch_size=-1",)]
+    assert "loss_agg_mode" not in first.cause
     # another value of the same name is not the run's setting
     assert not diagnose_text(_overrides("data.val_batch_size=16") + refusal, _CATALOG).findings
 

@@ -194,6 +194,13 @@ def test_a_value_masked_for_its_name_is_masked_where_it_is_echoed(run_cli) -> No
         assert "ENV011" in out  # the error is still recognized
 
 
+def test_a_flag_quoted_twice_is_no_secret_and_stays_readable_elsewhere() -> None:
+    found: set[str] = set()
+    text = """hf_token='"false"' use_remove_padding=false api_key='"s3cr3tval"'"""
+    assert redact(text, found) == """hf_token='"false"' use_remove_padding=false api_key='****'"""
+    assert found == {"s3cr3tval"}
+
+
 def test_names_that_only_look_like_secrets_stay_readable() -> None:
     for name in (
         "tokenizer",

@@ -4,6 +4,7 @@ where they stand for the failure; unrecognized exceptions and echoes."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from verl_doctor.catalog.rule import Rule, pick
@@ -72,7 +73,7 @@ def report_parts(
                 count=max(count, 1),
                 evidence=tuple(Evidence(e.source, e.number, e.raw.rstrip("\r\n")) for e in state.evidence),
                 cause=fill_placeholders(pick(rule.cause, a.lang), groups),
-                fixes=tuple(_fixes(a, rule, context, groups, FixOut)),
+                fixes=tuple(_fixes(a, rule, context, groups, FixOut, state)),
                 pitfalls=tuple(pick(p, a.lang) for p in rule.pitfalls),
                 references=rule.references,
                 workers=tuple(WorkerRef(w.actor, w.pid, w.ip, w.rank) for w in placed),
@@ -274,7 +275,11 @@ def _echo_entries(a: Analyzer, cls: Any) -> list[Any]:
     return out
 
 
-def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, str], cls: Any) -> list[Any]:
+def _fixes(
+    a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, str], cls: Any, state: Any
+) -> list[Any]:
+    from verl_doctor.catalog.verl_keys import overrides_in
+
     verl_version = context.get("versions", {}).get("verl")
     overrides: dict[str, str] = context.get("overrides", {})
     out = []
@@ -295,17 +300,38 @@ def _fixes(a: Analyzer, rule: Rule, context: dict[str, Any], groups: dict[str, s
     if any(fix.exclusive for fix in applicable):
         # A step for what this log shows: the steps written for the rule's other messages go.
         applicable = [fix for fix in applicable if fix.when]
+    said = ""
+    if state.basis.startswith("exception"):
+        # Read from the exception's class, not from a message the rule's steps were written for:
+        # a step that sets options stays only when the message (or what was read from it) names one.
+        said = " ".join([e.raw for e in state.evidence] + list(groups.values()))
+        applicable = [
+            fix
+            for fix in applicable
+            if fix.when or not (keys := overrides_in(fix.commands)) or any(_named(k, said) for k, _ in keys)
+        ]
     for fix in applicable:
         notes: tuple[str, ...] = ()
         if overrides:
-            from verl_doctor.catalog.verl_keys import overrides_in
-
-            notes = tuple(
-                f"you set {k}={overrides[k]}" for k, _ in overrides_in(fix.commands) if k in overrides
-            )
+            keys = overrides_in(fix.commands)
+            set_here = [k for k, _ in keys if k in overrides]
+            if said and not keys:
+                set_here = [k for k in overrides if _named(k, said)]  # the settings the message names
+            notes = tuple(f"you set {k}={overrides[k]}" for k in set_here)
         commands = tuple(fill_placeholders(c, groups, keep_unknown=True) for c in fix.commands)
         out.append(cls(fill_placeholders(pick(fix.step, a.lang), groups), commands, fix.verl, notes))
     return out
+
+
+def _named(key: str, text: str) -> bool:
+    """Whether `text` names the setting `key`: the whole key, or a part of it specific enough to
+    be an option's name (`env_vars` in `runtime_env['env_vars'] must be ...`)."""
+    from verl_doctor.catalog.verl_keys import is_option_name
+
+    key = key.lstrip("+~")
+    return key in text or any(
+        is_option_name(part) and re.search(rf"\b{re.escape(part)}\b", text) for part in key.split(".")
+    )
 
 
 def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any]]:

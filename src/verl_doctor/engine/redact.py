@@ -89,11 +89,10 @@ def is_secret_name(name: str) -> bool:
 
 
 def _mask_value(value: str) -> str:
-    if value.lower() in _HARMLESS_VALUES or value.startswith("${"):
-        return value  # not a secret: a flag, an empty value, a Hydra interpolation
+    if value.startswith("${") or value.strip("\"'").lower() in _HARMLESS_VALUES:
+        return value  # not a secret: a flag, an empty value (quoted once or twice), an interpolation
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        inner = value[1:-1]
-        return value if inner.lower() in _HARMLESS_VALUES else value[0] + MASK + value[0]
+        return value[0] + MASK + value[0]
     return MASK
 
 
