@@ -2835,3 +2835,49 @@ def test_a_file_named_like_an_installed_package_is_that_shadow() -> None:
     # the user's own module importing itself in a circle names no installed package
     own = text.replace("'ray'", "'reward_utils'").replace("/ray.py", "/reward_utils.py")
     assert not any(f.rule == "ENV009" for f in diagnose_text(own, _CATALOG).findings)
+
+
+def test_a_value_a_check_shows_alone_is_the_setting_or_two_that_hold_it() -> None:
+    refusal = _tb(
+        "TypeError: expected a sequence of integers or a single integer, got '0.5'",
+        "/opt/verl/verl/utils/dataset/rl_dataset.py",
+        "_read_files_and_tokenize",
+        "indices = rng.choice(total, size=self.max_samples, replace=False)",
+    )
+    both = _overrides("data.train_max_samples=0.5", "data.val_max_samples=0.5", "data.train_batch_size=8")
+    first = diagnose_text(both + refusal, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "data.train_max_samples and data.val_max_samples" in first.basis
+    # a value three settings share says nothing of which one was refused (verl's own check remains)
+    three = _overrides("data.train_max_samples=0.5", "data.val_max_samples=0.5", "algorithm.gamma=0.5")
+    assert all("this run set" not in f.basis for f in diagnose_text(three + refusal, _CATALOG).findings)
+
+
+def test_a_name_an_optional_import_defines_is_that_package_missing() -> None:
+    text = (
+        "To use Math-Verify, please install it first by running `pip install math-verify`.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/verl/utils/reward_score/math_verify.py", line 24, '
+        "in compute_score\n"
+        "    verify_func = math_metric(\n"
+        "NameError: name 'math_metric' is not defined\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV009", "medium")
+    # the same NameError in the user's own script is their typo
+    own = text.replace(
+        "/opt/conda/lib/python3.10/site-packages/verl/utils/reward_score/math_verify.py", "/home/u/s.py"
+    )
+    assert all(f.rule != "ENV009" or f.confidence == "low" for f in diagnose_text(own, _CATALOG).findings)
+
+
+def test_a_field_the_users_dataset_looks_up_that_the_rows_lack_is_the_data() -> None:
+    text = _overrides("data.custom_cls.path=lib/easy.py", "data.custom_cls.name=EasyDataset") + (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/conda/lib/python3.10/site-packages/datasets/arrow_dataset.py", line 3515, in apply_function\n'
+        "    processed_inputs = function(*fn_args, *additional_args, **fn_kwargs)\n"
+        '  File "/home/u/rl/lib/easy.py", line 11, in <lambda>\n'
+        "    return row['extra_info']['difficulty'] <= 2\n"
+        "KeyError: 'difficulty'\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG012" and "lib/easy.py" in first.basis

@@ -90,6 +90,8 @@ _PARTIAL_MODULE = re.compile(
     r"partially initialized module '(?P<module>[\w.]+)'(?:[^(]*\(most likely due to a circular import\))?"
     r"(?: \((?P<path>[^()]+)\))?"
 )
+# A value a check says it got, alone and quoted (`got '0.5'`).
+_GOT_VALUE = re.compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
 _RULE_FOR_PATH = {"data": "CFG013", "model": "CFG017", "module": "CFG008", "checkpoint": "FLOW014"}
 # A Hub dataset's name (`namespace/name`), not a file: verl reads files, it does not download these.
 _HUB_NAME = re.compile(
@@ -235,6 +237,7 @@ class Analyzer:
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
+        self._own_frame: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame in no package
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
         # Per worker: the last verl frame whose source line reads the run's config, and that line.
         self._config_read: dict[tuple[object, ...], tuple[int, str]] = {}
@@ -295,6 +298,7 @@ class Analyzer:
                     self._note_config_read(line, follow)
             if len(self._innermost) > MAX_WORKERS:
                 self._innermost.clear()
+                self._own_frame.clear()
                 self._frame_follow.clear()
                 self._config_read.clear()
             # pydantic's validation plumbing is never where a setting is checked: the frame that
@@ -303,6 +307,8 @@ class Analyzer:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
                 self._innermost[line.worker.key()] = (ends, fr)
                 self._frame_follow[line.worker.key()] = follow
+            if fr.package is None and not fr.path.startswith("<"):
+                self._own_frame[line.worker.key()] = (ends, fr)
             self._note_import(line, fr)
         env = verdict.envelope_of(text)
         if env is not None:
@@ -774,6 +780,7 @@ class Analyzer:
             or self._path_the_run_names(line, exc)
             or self._override_value_refused(line, exc)
             or self._user_code_raised(line, exc)
+            or self._optional_import_missing(line, exc)
             or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
             or self._config_check(line, exc, own)
@@ -855,11 +862,15 @@ class Analyzer:
             return False  # a user's own module importing itself in a circle
         own = (f"/{top}.py", f"/{top}/__init__.py")
         shadow = m["path"] if m["path"] and m["path"].endswith(own) else None
-        innermost = self._innermost.get(line.worker.key())
-        if shadow is None and innermost is not None and 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
-            fr = innermost[1]
-            if fr.package is None and fr.path.endswith(own):
-                shadow = fr.path
+        # (the shadow may import another package that trips over it: a frame of it in this traceback)
+        mine = self._own_frame.get(line.worker.key())
+        if (
+            shadow is None
+            and mine is not None
+            and 0 <= line.number - mine[0] <= FRAME_LOOKBACK
+            and mine[1].path.endswith(own)
+        ):
+            shadow = mine[1].path
         if shadow is None:
             return False
         folder = shadow[: shadow.rfind("/" + top)] or "."
@@ -926,24 +937,32 @@ class Analyzer:
         return False
 
     def _override_value_refused(self, line: Line, exc: ExceptionLine) -> bool:
-        """A check that shows the value it refused by name (`batch_size should be a positive
-        integer value, but got batch_size=-1`, torch's DataLoader) where this run set a key of that
-        name (or ending in it) to that value: the setting's value is refused, whoever checked it."""
+        """A check that shows the value it refused (`but got batch_size=-1`, torch's DataLoader;
+        `expected ... a single integer, got '0.5'`, numpy) where this run set a key of that name
+        (or ending in it) to that value, or, the value alone, one or two keys: the setting's value
+        is refused, whoever checked it."""
         if exc.type not in ("ValueError", "AssertionError", "TypeError"):
             return False
-        shown = _NAMED_VALUE.findall(exc.message)
-        if not shown:
+        named = _NAMED_VALUE.findall(exc.message)
+        alone = [] if named else _GOT_VALUE.findall(exc.message)
+        if not named and not alone:
             return False
         from verl_doctor.engine.fallbacks import Fallback, an
 
+        keys: list[str] = []
         for key, value in self.context.overrides.items():
             leaf = key.rsplit(".", 1)[-1]
             given = value.strip("'\"")
-            for name, got in shown:
-                if got == given and (leaf == name or leaf.endswith("_" + name)):
-                    basis = f"{an(exc.type)} refusing {name}={got}, which this run set as {key}"
-                    return self._credit(line, Fallback("CFG014", {"options": key}, basis))
-        return False
+            if any(got == given and (leaf == name or leaf.endswith("_" + name)) for name, got in named):
+                keys = [key]
+                break
+            if given in alone:
+                keys.append(key)
+        if not keys or len(keys) > 2:
+            return False  # a value many settings share says nothing of which one
+        value = self.context.overrides[keys[0]]
+        basis = f"{an(exc.type)} refusing the value {value}, which this run set as {' and '.join(keys)}"
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
 
     def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
         """An exception raised in the user's own file that the run named (the reward function's
@@ -970,8 +989,29 @@ class Analyzer:
                     "raised_func": raised.func,
                 }
                 basis = f"{an(exc.type)} raised in {raised.func} of {given}, the file this run set as {key}"
+                if exc.type == "KeyError":
+                    # the user's code looking up a field the rows do not have: the data lacks it
+                    return self._credit(line, Fallback("CFG012", {}, basis))
                 return self._credit(line, Fallback("CFG008", groups, basis))
         return False
+
+    def _optional_import_missing(self, line: Line, exc: ExceptionLine) -> bool:
+        """A NameError raised in an installed package's own code (`name 'math_metric' is not
+        defined` in verl's math_verify wrapper): a name its optional import defines, after that
+        import failed quietly (`try: from math_verify import ... except ImportError: print(...)`)."""
+        if exc.type != "NameError":
+            return False
+        innermost = self._innermost.get(line.worker.key())
+        if innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+            return False
+        package = innermost[1].package
+        if package is None:
+            return False  # the user's own code: a typo or a missing import of theirs
+        from verl_doctor.engine.fallbacks import Fallback
+
+        where = innermost[1].path[innermost[1].path.rfind(f"/{package}/") + 1 :]
+        basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"
+        return self._credit(line, Fallback("ENV009", {}, basis))
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
         """A module no package of the stack is called that a user's file verl loads by path
