@@ -890,11 +890,9 @@ class Analyzer:
         name = missing_module_name(exc.message)
         if name is None:
             return False
-        named = [
-            (k, v.strip("'\""))
-            for k, v in self.context.overrides.items()
-            if v.strip("'\"").startswith(name) and v.strip("'\"")[len(name) : len(name) + 1] in ("", ".")
-        ]
+        given = {k: v.strip("'\"") for k, v in self.context.overrides.items()}
+        # keys set to the module itself or to a name inside it (`my_callbacks.Copy`)
+        named = [(k, v) for k, v in given.items() if v == name or v.startswith(name + ".")]
         if "/" in name:
             folder, _, module = name.rpartition("/")
             groups = {"path_module": name, "module_dir": folder or "/", "module_name": module}
@@ -971,11 +969,8 @@ class Analyzer:
         is read by _user_module_failed."""
         if exc.type in ("ModuleNotFoundError", "ImportError"):
             return False
-        innermost = self._innermost.get(line.worker.key())
-        if innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
-            return False
-        raised = innermost[1]
-        if raised.package is not None or raised.func == "<module>":
+        raised = self._raising_frame(line)
+        if raised is None or raised.package is not None or raised.func == "<module>":
             return False
         from verl_doctor.catalog.verl_keys import path_kind
         from verl_doctor.engine.fallbacks import Fallback, an
@@ -1001,15 +996,13 @@ class Analyzer:
         import failed quietly (`try: from math_verify import ... except ImportError: print(...)`)."""
         if exc.type != "NameError":
             return False
-        innermost = self._innermost.get(line.worker.key())
-        if innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
-            return False
-        package = innermost[1].package
-        if package is None:
+        raised = self._raising_frame(line)
+        if raised is None or raised.package is None:
             return False  # the user's own code: a typo or a missing import of theirs
         from verl_doctor.engine.fallbacks import Fallback
 
-        where = innermost[1].path[innermost[1].path.rfind(f"/{package}/") + 1 :]
+        package = raised.package
+        where = raised.path[raised.path.rfind(f"/{package}/") + 1 :]
         basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"
         return self._credit(line, Fallback("ENV009", {}, basis))
 
@@ -1133,6 +1126,11 @@ class Analyzer:
         where = f"{cls['cls']}.__post_init__"  # pydantic runs the validators as the class is built
         self._class_refused(line, exc_type, message, f"{cls['cls']}: {message}", path, where, package)
         return True
+
+    def _raising_frame(self, line: Line) -> Frame | None:
+        """The frame that raised the exception on `line`: the innermost one, just above it."""
+        last = self._last_frame(line)
+        return last[1] if last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN else None
 
     def _last_frame(self, line: Line) -> tuple[int, Frame] | None:
         """The innermost frame the worker of `line` printed; else, just above it, a frame on a line
