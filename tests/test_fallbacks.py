@@ -2709,6 +2709,12 @@ def test_a_file_path_given_where_a_module_name_belongs_is_that_setting() -> None
     first = diagnose_text(text, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG008", "medium")
     assert "a module name has no folders and no .py" in first.cause
+    # Hydra's wrapper repeating it (`Error in call to target ...`) is no other unrecognized error
+    wrapped = text + (
+        "hydra.errors.InstantiationException: Error in call to target 'verl.workers.config.model.HFModelConfig':\n"
+        "ModuleNotFoundError(\"No module named '/home/u/lib/liger_patch'\")\n"
+    )
+    assert not diagnose_text(wrapped, _CATALOG).unrecognized
     commands = [c for step in first.fixes for c in step.commands]
     assert commands == [
         "export PYTHONPATH=/home/u/lib:$PYTHONPATH",

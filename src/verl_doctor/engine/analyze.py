@@ -238,6 +238,7 @@ class Analyzer:
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
         self._own_frame: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame in no package
+        self._answered_fps: set[str] = set()  # exceptions an analysis answered, by fingerprint
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
         # Per worker: the last verl frame whose source line reads the run's config, and that line.
         self._config_read: dict[tuple[object, ...], tuple[int, str]] = {}
@@ -761,6 +762,9 @@ class Analyzer:
                         return
         exc = verdict.exception_of(line.text)
         if exc is not None and self._answered(line, exc, own):
+            if len(self._answered_fps) >= MAX_UNRECOGNIZED * 64:
+                self._answered_fps.clear()
+            self._answered_fps.add(fingerprint(exc.type, exc.message))
             return
         if exc is None:
             if "System error: " in line.text:
@@ -1054,6 +1058,8 @@ class Analyzer:
         """Keep an exception no rule knows (counted once per message), unless what was running
         when it was raised places it."""
         fp = fingerprint(exc.type, exc.message)
+        if fp in self._answered_fps:
+            return  # the same exception again, in a wrapper (Hydra's `Error in call to target`)
         known = self._unknown.get(fp)
         if known is not None:
             known.count += 1 + line.repeats
