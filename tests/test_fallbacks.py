@@ -2887,3 +2887,47 @@ def test_a_field_the_users_dataset_looks_up_that_the_rows_lack_is_the_data() -> 
     )
     first = diagnose_text(text, _CATALOG).findings[0]
     assert first.rule == "CFG012" and "lib/easy.py" in first.basis
+
+
+def test_an_option_the_run_set_named_in_a_refusal_logged_before_the_overrides_is_that_option() -> None:
+    # a per-row error logged during the run; Hydra prints the overrides only when the job fails
+    row_error = _tb(
+        "ValueError: continue_final_message and add_generation_prompt are not compatible. Use "
+        "continue_final_message when you want the model to continue the final message.",
+        f"{_SITE}/transformers/tokenization_utils_base.py",
+        "apply_chat_template",
+        "raise ValueError(",
+    )
+    text = (
+        row_error
+        + _overrides("+data.apply_chat_template_kwargs.continue_final_message=True")
+        + _tb(
+            "ValueError: num_samples should be a positive integer value, but got num_samples=0",
+            f"{_SITE}/torch/utils/data/sampler.py",
+            "__init__",
+        )
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "data.apply_chat_template_kwargs.continue_final_message" in first.basis
+    assert not diagnose_text(text, _CATALOG).unrecognized
+    # without that override, the same refusal stays unrecognized behind the empty dataset
+    plain = row_error + _tb(
+        "ValueError: num_samples should be a positive integer value, but got num_samples=0"
+    )
+    assert [f.rule for f in diagnose_text(plain, _CATALOG).findings] == ["CFG015"]
+
+
+def test_an_argument_a_library_removed_that_the_run_set_is_that_setting() -> None:
+    removed = _tb(
+        "RuntimeError: Cluster-wide storage configuration has been removed. The last Ray version "
+        "supporting the `storage` argument is `ray==2.47`.",
+        f"{_SITE}/ray/_private/worker.py",
+        "init",
+        "raise RuntimeError(",
+    )
+    first = diagnose_text(_overrides("+ray_kwargs.ray_init.storage=/data/ray") + removed, _CATALOG).findings[
+        0
+    ]
+    assert first.rule == "CFG014" and "ray_kwargs.ray_init.storage" in first.cause
+    # the same message with nothing the run set is the library's release
+    assert diagnose_text(removed, _CATALOG).findings[0].rule == "ENV013"

@@ -92,6 +92,9 @@ _PARTIAL_MODULE = re.compile(
 )
 # A value a check says it got, alone and quoted (`got '0.5'`).
 _GOT_VALUE = re.compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
+# A library saying something is gone, and a name it quotes (`storage`, 'storage', "storage").
+_REMOVED = re.compile(r"\b(?:has been|was|were|been) removed\b|\bno longer (?:supported|exists?|available)\b")
+_QUOTED_NAME = re.compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
 _RULE_FOR_PATH = {"data": "CFG013", "model": "CFG017", "module": "CFG008", "checkpoint": "FLOW014"}
 # A Hub dataset's name (`namespace/name`), not a file: verl reads files, it does not download these.
 _HUB_NAME = re.compile(
@@ -783,11 +786,13 @@ class Analyzer:
             or self._module_the_run_names(line, exc)
             or self._path_the_run_names(line, exc)
             or self._override_value_refused(line, exc)
+            or self._removed_option_set(line, exc)
             or self._user_code_raised(line, exc)
             or self._optional_import_missing(line, exc)
             or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
             or self._config_check(line, exc, own)
+            or self._override_named_in_refusal(line, exc)
         )
 
     def _note_import(self, line: Line, fr: Frame) -> None:
@@ -964,6 +969,42 @@ class Analyzer:
             return False  # a value many settings share says nothing of which one
         value = self.context.overrides[keys[0]]
         basis = f"{an(exc.type)} refusing the value {value}, which this run set as {' and '.join(keys)}"
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
+
+    def _removed_option_set(self, line: Line, exc: ExceptionLine) -> bool:
+        """A library saying an argument it no longer has (`Cluster-wide storage configuration has
+        been removed. The last Ray version supporting the `storage` argument is ray==2.47`) that
+        this run set itself (`+ray_kwargs.ray_init.storage=...`): the setting is to drop, not the
+        library to change."""
+        if not _REMOVED.search(exc.message):
+            return False
+        quoted = {m.group(1) for m in _QUOTED_NAME.finditer(line.raw)}  # (its own line only)
+        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] in quoted]
+        if not keys:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        basis = f"{an(exc.type)}: an argument the library no longer has, which this run set as {keys[0]}"
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys[:2])}, basis))
+
+    def _override_named_in_refusal(self, line: Line, exc: ExceptionLine) -> bool:
+        """A refusal nothing else placed that names, in code's spelling, an option this run set
+        (`continue_final_message and add_generation_prompt are not compatible`, transformers, for
+        `+data.apply_chat_template_kwargs.continue_final_message=True`): that setting's value. Only
+        the exception's own line counts: the line after a wrapped one may be another run's."""
+        if exc.type not in _REFUSAL_TYPES:
+            return False
+        from verl_doctor.catalog.verl_keys import is_option_name
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        keys = [
+            k
+            for k in self.context.overrides
+            if is_option_name(leaf := k.rsplit(".", 1)[-1]) and re.search(rf"\b{re.escape(leaf)}\b", line.raw)
+        ]
+        if not keys or len(keys) > 2:
+            return False
+        basis = f"{an(exc.type)} naming {' and '.join(keys)}, which this run set"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
 
     def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
@@ -1284,6 +1325,7 @@ class Analyzer:
         self._checkpoint_given_as_model()
         self._override_left_empty()
         self._deleted_section_read()
+        self._unknown_the_overrides_place()
         if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class
@@ -1292,6 +1334,26 @@ class Analyzer:
             if inner and (line.source, line.number) not in self._settled:
                 self._settled.add((line.source, line.number))
                 self._credit(line, envelope_class(inner))
+
+    def _unknown_the_overrides_place(self) -> None:
+        """Exceptions kept as unknown before the run's overrides were read (Hydra prints them
+        after a failure; a per-row error logged during the run comes long before): the checks
+        that read only the message and the overrides are made again with all of them."""
+        if not self.context.overrides:
+            return
+        for fp, u in list(self._unknown.items()):
+            if (u.line.source, u.line.number) in self._settled:
+                continue
+            self._settled.add((u.line.source, u.line.number))
+            if (
+                self._module_the_run_names(u.line, u.exc)
+                or self._path_the_run_names(u.line, u.exc)
+                or self._override_value_refused(u.line, u.exc)
+                or self._removed_option_set(u.line, u.exc)
+                or self._override_named_in_refusal(u.line, u.exc)
+            ):
+                del self._unknown[fp]
+                self._answered_fps.add(fp)
 
     def _checkpoint_given_as_model(self) -> None:
         """A run that failed with its model path set to a verl training checkpoint's actor or
