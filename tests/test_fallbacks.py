@@ -2931,3 +2931,21 @@ def test_an_argument_a_library_removed_that_the_run_set_is_that_setting() -> Non
     assert first.rule == "CFG014" and "ray_kwargs.ray_init.storage" in first.cause
     # the same message with nothing the run set is the library's release
     assert diagnose_text(removed, _CATALOG).findings[0].rule == "ENV013"
+
+
+def test_a_hub_dataset_name_given_as_data_files_says_to_save_it_first() -> None:
+    text = _overrides("data.train_files=HuggingFaceH4/ultrachat_200k") + _tb(
+        "FileNotFoundError: HuggingFaceH4/ultrachat_200k",
+        f"{_SITE}/pyarrow/dataset.py",
+        "_ensure_single_source",
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG013" and "Hub dataset's name" in first.cause
+    assert any(
+        "load_dataset('HuggingFaceH4/ultrachat_200k'" in c for step in first.fixes for c in step.commands
+    )
+    # a local file that is not there is no hub name
+    local = _overrides("data.train_files=/d/train.parquet") + _tb(
+        "FileNotFoundError: /d/train.parquet", f"{_SITE}/pyarrow/dataset.py", "_ensure_single_source"
+    )
+    assert "Hub dataset's name" not in diagnose_text(local, _CATALOG).findings[0].cause
