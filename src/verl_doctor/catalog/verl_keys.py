@@ -6,17 +6,34 @@ The lists in `data/hydra_keys/` are every dotted key of verl's generated trainer
 
 from __future__ import annotations
 
-import difflib
+import os
 import re
 from collections.abc import Iterable
 from functools import cache
-from pathlib import Path
 
+from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.resources import data_path
 from verl_doctor.common.versions import parse
 
-_DIR = Path(data_path("hydra_keys"))
+_DIR = data_path("hydra_keys")
 VERSIONS = ("0.5.0", "0.6.0", "0.7.0", "0.8.0", "0.9.0", "head")
+
+
+# os.path rather than pathlib: this module is on the path of every diagnosis, and pathlib's
+# imports cost a short paste's start-up a few milliseconds.
+def _lines(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+def _listed(folder: str, prefix: str) -> list[str]:
+    """The `.txt` files of a data folder whose names start with `prefix`, sorted."""
+    where = data_path(folder)
+    return [
+        os.path.join(where, n)
+        for n in sorted(os.listdir(where))
+        if n.startswith(prefix) and n.endswith(".txt")
+    ]
 
 
 @cache
@@ -25,9 +42,9 @@ def keys(version: str = "head", megatron: bool = True) -> frozenset[str]:
     names = [f"{version}.txt"] + ([f"{version}-megatron.txt"] if megatron else [])
     out: set[str] = set()
     for name in names:
-        path = _DIR / name
-        if path.is_file():
-            out.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+        path = os.path.join(_DIR, name)
+        if os.path.isfile(path):
+            out.update(_lines(path))
     return frozenset(out)
 
 
@@ -40,10 +57,9 @@ def all_keys() -> frozenset[str]:
 def entry_point_keys() -> frozenset[str]:
     """The keys of verl's other entry points (generation, SFT, evaluation, generation server) in
     every shipped release: a message from one of them names these, not the trainer's."""
-    folder = Path(data_path("entry_keys"))
     out: set[str] = set()
-    for path in sorted(folder.glob("*.txt")):
-        out.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+    for path in _listed("entry_keys", ""):
+        out.update(_lines(path))
     return frozenset(out)
 
 
@@ -55,11 +71,10 @@ TRAINER_VARIANTS = ("fully_async", "one_step_off")
 @cache
 def variant_keys() -> frozenset[str]:
     """The keys the asynchronous trainers add to the trainer's, in any shipped release."""
-    folder = Path(data_path("entry_keys"))
     out: set[str] = set()
     for name in TRAINER_VARIANTS:
-        for path in sorted(folder.glob(f"{name}-*.txt")):
-            out.update(line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip())
+        for path in _listed("entry_keys", f"{name}-"):
+            out.update(_lines(path))
     return frozenset(out)
 
 
@@ -108,6 +123,8 @@ _ALIASES = {**INVENTED_NAMESPACES, "ray_init": "ray_kwargs.ray_init"}
 
 
 def _score(wanted: str, candidate: str) -> float:
+    import difflib  # only when a key is misspelt: not on the start-up path
+
     w_parent, _, w_leaf = wanted.rpartition(".")
     c_parent, _, c_leaf = candidate.rpartition(".")
     score = difflib.SequenceMatcher(None, w_leaf, c_leaf).ratio()
@@ -132,6 +149,8 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
         key = f"{_ALIASES[head]}.{rest}"
     if key in pool:
         return [key]
+    import difflib
+
     leaf = key.rpartition(".")[2]
     leaves = _leaves(version)
     # Cheap pass first: only keys whose leaf looks somewhat alike get the full score.
@@ -218,7 +237,6 @@ def keys_named_in(
     """Config options a message names, as full dotted keys: a dotted key written out, or an
     option's own name (`ppo_mini_batch_size`) with the few keys that end in it. In `code` (a
     source line), a one-word option read off an object (`self.truncation`) counts too."""
-    import re
 
     # A log rarely says its verl version: the keys of any release may be named, and written out
     # with a dot (`data.n_samples`), those of the other entry points too; a bare word such as
@@ -254,13 +272,15 @@ def keys_named_in(
 # What a key's value names, by the key's spelling in every release: data files, a model (folder or
 # hub id), a user's Python file, a saved checkpoint to resume from.
 _PATH_KINDS = (
-    ("data", re.compile(r"(?:^|\.)data\.\w*files$|^data\.(?:train|val|test)_path$")),
-    ("model", re.compile(r"(?:^|\.)(?:model\.path|tokenizer_path|model_path|hf_model_path)$")),
+    ("data", lazy_compile(r"(?:^|\.)data\.\w*files$|^data\.(?:train|val|test)_path$")),
+    ("model", lazy_compile(r"(?:^|\.)(?:model\.path|tokenizer_path|model_path|hf_model_path)$")),
     (
         "module",
-        re.compile(r"(?:custom_reward_function|custom_cls|reward_manager|reward_loop\w*)\.path$|_tool_path$"),
+        lazy_compile(
+            r"(?:custom_reward_function|custom_cls|reward_manager|reward_loop\w*)\.path$|_tool_path$"
+        ),
     ),
-    ("checkpoint", re.compile(r"(?:^|\.)resume_from_path$")),
+    ("checkpoint", lazy_compile(r"(?:^|\.)resume_from_path$")),
 )
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-_VERSION = re.compile(
+from verl_doctor.common.lazy_re import lazy_compile
+
+_VERSION = lazy_compile(
     r"""
     v?(?P<release>\d+(?:\.\d+)*)
     (?:[-_.]?(?P<pre>a|b|c|rc|alpha|beta)[-_.]?(?P<pre_n>\d*))?
@@ -20,7 +22,7 @@ _VERSION = re.compile(
 """,
     re.VERBOSE | re.IGNORECASE,
 )
-_CLAUSE = re.compile(r"\s*(===|==|!=|<=|>=|~=|<|>)\s*([^\s,;]+)\s*")
+_CLAUSE = lazy_compile(r"\s*(===|==|!=|<=|>=|~=|<|>)\s*([^\s,;]+)\s*")
 _PRE_ORDER = {"a": 0, "alpha": 0, "b": 1, "beta": 1, "c": 2, "rc": 2}
 
 

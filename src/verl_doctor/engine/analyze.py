@@ -21,6 +21,7 @@ from time import perf_counter
 
 from verl_doctor.catalog.load import Catalog, Target
 from verl_doctor.catalog.rule import Rule
+from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import field, record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
@@ -80,24 +81,26 @@ _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 _NOT_FOUND_TYPES = frozenset(
     ("FileNotFoundError", "OSError", "IOError", "ValueError", "RuntimeError", "AssertionError")
 )
-_NOT_FOUND = re.compile(
+_NOT_FOUND = lazy_compile(
     r"not found|does not exist|doesn't exist|No such file|[Uu]nable to find|[Cc]ouldn't find|[Cc]annot find"
 )
 # A value a check says it got, with its name (`but got batch_size=-1`).
-_NAMED_VALUE = re.compile(r"\b(?:got|Got|received|given):? ([a-z][a-z0-9_]{2,60})=['\"]?(-?[\w.+-]{1,60})")
+_NAMED_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? ([a-z][a-z0-9_]{2,60})=['\"]?(-?[\w.+-]{1,60})")
 # Python's words for a module used while it is still being imported, with the file when it says so.
-_PARTIAL_MODULE = re.compile(
+_PARTIAL_MODULE = lazy_compile(
     r"partially initialized module '(?P<module>[\w.]+)'(?:[^(]*\(most likely due to a circular import\))?"
     r"(?: \((?P<path>[^()]+)\))?"
 )
 # A value a check says it got, alone and quoted (`got '0.5'`).
-_GOT_VALUE = re.compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
+_GOT_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
 # A library saying something is gone, and a name it quotes (`storage`, 'storage', "storage").
-_REMOVED = re.compile(r"\b(?:has been|was|were|been) removed\b|\bno longer (?:supported|exists?|available)\b")
-_QUOTED_NAME = re.compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
+_REMOVED = lazy_compile(
+    r"\b(?:has been|was|were|been) removed\b|\bno longer (?:supported|exists?|available)\b"
+)
+_QUOTED_NAME = lazy_compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
 _RULE_FOR_PATH = {"data": "CFG013", "model": "CFG017", "module": "CFG008", "checkpoint": "FLOW014"}
 # A Hub dataset's name (`namespace/name`), not a file: verl reads files, it does not download these.
-_HUB_NAME = re.compile(
+_HUB_NAME = lazy_compile(
     r"[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w-]{0,95}(?:\.[\w-]+)?(?<!\.parquet)(?<!\.jsonl)(?<!\.json)"
 )
 _LOADS_BY_PATH = frozenset(
@@ -105,38 +108,42 @@ _LOADS_BY_PATH = frozenset(
 )
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
 # `[node-0] `.
-_PREFIX = re.compile(
+_PREFIX = lazy_compile(
     rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
 )
 # A verl training checkpoint's model folder (`.../global_step_8/actor`), and the settings that
 # name a model to load.
-_CHECKPOINT_FOLDER = re.compile(r"(?:^|/)global_step_\d+/(?:actor|critic)/?$")
+_CHECKPOINT_FOLDER = lazy_compile(r"(?:^|/)global_step_\d+/(?:actor|critic)/?$")
 _MODEL_PATH_KEYS = ("model.path", "tokenizer_path", "model_path")
-_PLACEHOLDER = re.compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
-_ELISION = re.compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
+_PLACEHOLDER = lazy_compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
+_ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
-_PROGRESS_BAR = re.compile(r"\b\d{1,3}%\|")
+_PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
 # A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
 # and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
-_CUT_FRAME = re.compile(
+_CUT_FRAME = lazy_compile(
     r'(?:File "[^"]*|^\s*"[^"]*\.py)(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
 )
 # The rest of a function's name alone on a line (`_init`, `__`).
-_BARE_NAME = re.compile(r"[\w<>.]+")
+_BARE_NAME = lazy_compile(r"[\w<>.]+")
 # A path that begins inside a folder name: the tail of a frame a wrap cut inside its path.
-_RELATIVE = re.compile(r"(?![/\\<~.]|[A-Za-z]:)")
-_NAME_GOES_ON = re.compile(r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)")
+_RELATIVE = lazy_compile(r"(?![/\\<~.]|[A-Za-z]:)")
+_NAME_GOES_ON = lazy_compile(
+    r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)"
+)
 # Hydra's wrapper around an error raised while building a verl config class, and the error itself
 # on the line after it: `ValueError('...')`.
-_HYDRA_TARGET = re.compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
-_INNER_CALL = re.compile(r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?P<q>['\"])(?P<msg>.+)(?P=q),?\)\s*$")
+_HYDRA_TARGET = lazy_compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
+_INNER_CALL = lazy_compile(
+    r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?P<q>['\"])(?P<msg>.+)(?P=q),?\)\s*$"
+)
 # pydantic's report of a config class it refused to build, and the refusal on the lines after it.
-_VALIDATION_FOR = re.compile(r"\bValidationError: \d+ validation errors? for (?P<cls>[A-Za-z_]\w*)")
-_VALIDATOR_SAID = re.compile(
+_VALIDATION_FOR = lazy_compile(r"\bValidationError: \d+ validation errors? for (?P<cls>[A-Za-z_]\w*)")
+_VALIDATOR_SAID = lazy_compile(
     r"^(?P<kind>Value error|Assertion failed), (?P<msg>.+?)(?: \[type=[a-z_]+[,\]].*)?$"
 )
-_FIELD_NAME = re.compile(r"^[A-Za-z_][\w.]*$")
-_FIELD_SAID = re.compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
+_FIELD_NAME = lazy_compile(r"^[A-Za-z_][\w.]*$")
+_FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
 # A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
 _REFUSAL_TYPES = frozenset(
     ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
@@ -166,7 +173,7 @@ _CONFIG_CHECK_TYPES = {
 }
 # A library's own refusal classes, by the name's end: argparse's `ArgumentTypeError`, vLLM's
 # `VLLMValidationError`, a `...ConfigError`, a `...ValueError` subclass.
-_REFUSAL_CLASS = re.compile(r"(?:Validation|Argument(?:Type)?|Config(?:uration)?|Value|Assertion)Error$")
+_REFUSAL_CLASS = lazy_compile(r"(?:Validation|Argument(?:Type)?|Config(?:uration)?|Value|Assertion)Error$")
 
 
 @record
@@ -1453,7 +1460,7 @@ class Analyzer:
 
 
 # A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
-_FEATURE_REFUSED = re.compile(
+_FEATURE_REFUSED = lazy_compile(
     r"\b(?:(?:does(?: not|n't)|do(?: not|n't)|cannot) support|(?:is|are) not compatible with) "
     r"(?P<feature>[a-z]+(?: [a-z]+){0,2})"
 )
@@ -1490,7 +1497,7 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
 
 
 # A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
-_CONFIG_READ = re.compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
+_CONFIG_READ = lazy_compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 
 
 def _code_line(follow: str, any_statement: bool = False) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 
+from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.engine.normalize import Line
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
@@ -25,28 +26,30 @@ _PACKAGES = "|".join(
     ("verl", "torch", "vllm", "sglang", "ray", "transformers", "flash[-_]attn", "megatron[-_]core")
     + ("tensordict", "peft", "deepspeed", "accelerate")
 )
-_SECTION = re.compile(r"^-{3,}\s*(?P<name>Python|Pip|verl|Platform|Hardware|Environment|System) Info\s*-{3,}")
-_BANNER_VERSION = re.compile(r"^Version\s+:\s*(?P<v>\d[\w.+-]*)")
-_BANNER_PKG = re.compile(rf"^(?P<pkg>{_PACKAGES})\s*:\s*(?P<v>\d[\w.+-]*)\s*$")
-_PIN = re.compile(rf"(?:^|\s)(?P<pkg>{_PACKAGES})(?:==|\s{{2,}}|\s+version\s+)(?P<v>\d+\.\d+[\w.+-]*)")
-_VLLM_ENGINE = re.compile(r"LLM engine \(v(?P<v>\d+\.\d+[\w.+-]*)\)")
-_NCCL = re.compile(r"NCCL version (?P<v>\d+\.\d+\.\d+)")
-_CUDA_RUNTIME = re.compile(r"CUDA (?:Runtime\s*:|Version:)\s*(?P<v>\d+\.\d+)")
-_TORCH_CU = re.compile(r"\b(?P<v>2\.\d+\.\d+)\+cu(?P<cu>1\d{2,3})\b")
-_PYTHON_PATH = re.compile(r"python(?P<v>3\.\d{1,2})/(?:site|dist)-packages/")
-_GPU_MODEL = re.compile(
+_SECTION = lazy_compile(
+    r"^-{3,}\s*(?P<name>Python|Pip|verl|Platform|Hardware|Environment|System) Info\s*-{3,}"
+)
+_BANNER_VERSION = lazy_compile(r"^Version\s+:\s*(?P<v>\d[\w.+-]*)")
+_BANNER_PKG = lazy_compile(rf"^(?P<pkg>{_PACKAGES})\s*:\s*(?P<v>\d[\w.+-]*)\s*$")
+_PIN = lazy_compile(rf"(?:^|\s)(?P<pkg>{_PACKAGES})(?:==|\s{{2,}}|\s+version\s+)(?P<v>\d+\.\d+[\w.+-]*)")
+_VLLM_ENGINE = lazy_compile(r"LLM engine \(v(?P<v>\d+\.\d+[\w.+-]*)\)")
+_NCCL = lazy_compile(r"NCCL version (?P<v>\d+\.\d+\.\d+)")
+_CUDA_RUNTIME = lazy_compile(r"CUDA (?:Runtime\s*:|Version:)\s*(?P<v>\d+\.\d+)")
+_TORCH_CU = lazy_compile(r"\b(?P<v>2\.\d+\.\d+)\+cu(?P<cu>1\d{2,3})\b")
+_PYTHON_PATH = lazy_compile(r"python(?P<v>3\.\d{1,2})/(?:site|dist)-packages/")
+_GPU_MODEL = lazy_compile(
     r"\b(?P<gpu>(?:NVIDIA|Tesla)\s+(?:GeForce\s+)?(?:RTX\s+)?[A-Z]{1,3}\d{1,4}[A-Za-z0-9-]*(?:\s+\d+GB)?(?:\s+HBM\d)?)"
 )
-_GPU_COUNT = re.compile(r"GPU Count\s*:\s*(?P<n>\d+)")
-_GPU_CAPACITY = re.compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
-_ENTRY = re.compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
-_OVERRIDES = re.compile(r"Error executing job with overrides: (?P<list>\[.*\])")
-_NAME_TOKEN = re.compile(r"[A-Za-z_][\w.]*\w")
-_CAMEL = re.compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
-_CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_GPU_COUNT = lazy_compile(r"GPU Count\s*:\s*(?P<n>\d+)")
+_GPU_CAPACITY = lazy_compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
+_ENTRY = lazy_compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
+_OVERRIDES = lazy_compile(r"Error executing job with overrides: (?P<list>\[.*\])")
+_NAME_TOKEN = lazy_compile(r"[A-Za-z_][\w.]*\w")
+_CAMEL = lazy_compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
+_CAMEL_CUT = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])")
 # A value chosen by name (`token_k1`, `grpo_passk`, `seq-mean-token-sum`): a check that names it
 # refuses that choice. Plain words (`true`, `auto`, `none`) and numbers name no choice.
-_CHOSEN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+")
+_CHOSEN_NAME = lazy_compile(r"[A-Za-z][A-Za-z0-9]*(?:[_-][A-Za-z0-9]+)+")
 
 
 class ContextCollector:

@@ -24,23 +24,24 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import record
 from verl_doctor.common.resources import data_path
 
-_NO_MODULE = re.compile(r"No module named '?(?P<module>[A-Za-z_][\w.]*)'?")
+_NO_MODULE = lazy_compile(r"No module named '?(?P<module>[A-Za-z_][\w.]*)'?")
 # A file path given where a module name is expected (importlib.import_module('/abs/dir/patch')).
-_NO_MODULE_PATH = re.compile(r"No module named '(?P<module>[^'\s]*/[^'\s]*)'")
-_CANNOT_IMPORT = re.compile(r"cannot import name '?(?P<name>[\w.]+)'? from '?(?P<module>[A-Za-z_][\w.]*)'?")
+_NO_MODULE_PATH = lazy_compile(r"No module named '(?P<module>[^'\s]*/[^'\s]*)'")
+_CANNOT_IMPORT = lazy_compile(r"cannot import name '?(?P<name>[\w.]+)'? from '?(?P<module>[A-Za-z_][\w.]*)'?")
 # Quoted by Python itself; unquoted by transformers' lazy module (`module transformers has no
 # attribute Qwen3NextForCausalLM`, utils/import_utils.py _LazyModule.__getattr__).
-_NO_ATTRIBUTE = re.compile(
+_NO_ATTRIBUTE = lazy_compile(
     r"module '(?P<module>[A-Za-z_][\w.]*)' has no attribute '(?P<name>\w+)'|"
     r"^module (?P<module2>[A-Za-z_][\w.]*) has no attribute (?P<name2>\w+)$"
 )
-_MUTABLE_DEFAULT = re.compile(
+_MUTABLE_DEFAULT = lazy_compile(
     r"mutable default <class '(?P<module>[A-Za-z_]\w*)(?:\.\w+)+'> for field \w+ is not allowed"
 )
-_NO_SUCH_FILE = re.compile(r"No such file or directory: '(?P<path>[^']{1,1000})'")
+_NO_SUCH_FILE = lazy_compile(r"No such file or directory: '(?P<path>[^']{1,1000})'")
 
 # Import names whose version mismatches have their own rule.
 _VERSION_RULES = {
@@ -54,7 +55,7 @@ _VERSION_RULES = {
     "apex": "ENV008",
 }
 _DATA_SUFFIXES = (".parquet", ".jsonl", ".json", ".csv", ".arrow", ".tsv")
-_MODEL_FILES = re.compile(
+_MODEL_FILES = lazy_compile(
     r"(?:^|/)(?:(?:adapter_)?config\.json|generation_config\.json|tokenizer(?:_config)?\.json|tokenizer\.model|"
     r"preprocessor_config\.json|[\w.-]*\.safetensors(?:\.index\.json)?|(?:pytorch|adapter)_model[\w.-]*\.bin)$"
 )
@@ -124,6 +125,9 @@ def envelope_class(inner: str) -> Fallback | None:
     return None
 
 
+_ARGPARSE_REFUSALS = frozenset(("ArgumentTypeError", "ArgumentError"))
+
+
 @lru_cache(maxsize=4096)  # a log repeats its exceptions on every rank and retry
 def classify(message: str, exc_type: str | None) -> Fallback | None:
     """The fallback answer for an exception line's text (type and message), or None."""
@@ -164,6 +168,10 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
             return Fallback("CFG013", {"path": path}, "a FileNotFoundError on a data file")
     if exc_type is None:
         return None
+    if exc_type in _ARGPARSE_REFUSALS:
+        # verl hands the rollout engine its settings as command-line arguments (engine_kwargs become
+        # `--flag value` for vLLM's and SGLang's parsers): a value the parser's type refuses.
+        return Fallback("CFG014", {}, f"{an(exc_type)}: an argument parser refused a value it was given")
     if exc_type == "TypeError":
         found = _called_for_another_verl(message)
         if found:
@@ -185,11 +193,11 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
 
 
 # The Ascend NPU stack named in an error: its toolkit, the torch plugin, its collective library.
-_ASCEND_STACK = re.compile(
+_ASCEND_STACK = lazy_compile(
     r"\bCANN\b|\btorch_npu\b|\bHCCL\b|\bAscend\b|\bnpu-smi\b|\bascend-toolkit\b|\bACL\b"
 )
 # Code that only runs on Ascend NPUs: the torch and vLLM plugins, verl's NPU platform and patches.
-_NPU_CODE = re.compile(r"/(?:torch_npu|vllm_ascend|mindspeed)/|/\w*npu\w*\.py$|/npu/", re.I)
+_NPU_CODE = lazy_compile(r"/(?:torch_npu|vllm_ascend|mindspeed)/|/\w*npu\w*\.py$|/npu/", re.I)
 
 
 def npu_code(exc_type: str, path: str) -> Fallback | None:
@@ -205,7 +213,7 @@ def npu_code(exc_type: str, path: str) -> Fallback | None:
 # A kernel or feature that needs a newer GPU than this one, by its architecture number:
 # `fused all-reduce cluster kernels require CUDA SM90 or newer`, `needs sm_100a`.
 _SM = r"(?:SM ?|sm_?)(?:[7-9]\d|1[0-2]\d)a?\b"
-_NEEDS_NEWER_GPU = re.compile(
+_NEEDS_NEWER_GPU = lazy_compile(
     r"\b(?:requires?|required|needs?|only (?:supported|works|runs|available)(?: on)?|supported only on)\b"
     rf"[^.\n]{{0,60}}?\b{_SM}|\b{_SM}\+? (?:or|and) (?:newer|later|above|higher)\b"
 )
@@ -215,7 +223,7 @@ _RUNTIME_TYPES = frozenset(
 
 
 # A message that says which version is installed: a version mismatch, whatever else it asks.
-_VERSION_FOUND = re.compile(
+_VERSION_FOUND = lazy_compile(
     r"\bbut (?:found|got|you have)\b|\binstalled (?:with )?version\b|\bfound version\b|"
     r"\bcurrent(?:ly)? (?:installed )?version\b|"
     r"\bversion (?:of \S+ )?(?:is|installed is) \d",
@@ -226,7 +234,7 @@ _VERSION_FOUND = re.compile(
 # A package named next to a version it needs: `vllm>=0.7`, `transformers version >= 4.52.4`,
 # `Ray version 2.43 is required`, `only available in Pytorch >=2.5`, `the installed version of
 # bitsandbytes`.
-_VERSION_NEEDED = re.compile(
+_VERSION_NEEDED = lazy_compile(
     r"(?<![\w.-])(?P<a>[A-Za-z][\w.-]*?)(?:\s+version)?\s*(?:>=|==|<=|~=|>|<)\s*v?\d+(?:\.\d+)+"
     r"|(?<![\w.-])(?P<b>[A-Za-z][\w-]*) (?:version |verion )?v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?"
@@ -257,7 +265,7 @@ _VERSION_NEEDED = re.compile(
     re.I,
 )
 # Words around a pin that ask for it: `requires vllm>=0.7`, `vllm>=0.7 is required`, `install ...`.
-_ASKS_FOR_PIN = re.compile(
+_ASKS_FOR_PIN = lazy_compile(
     r"requir|\bneeds?\b|install|upgrad|downgrad|\bsupport|compatib|\bworks? (?:with|on)\b|\bexpect|"
     r"\bmust\b|\bonly\b|\bplease\b|\buse\b|\bavailable\b|\bversion\b",
     re.I,
@@ -271,7 +279,7 @@ _PACKAGE_ALIASES = {
     "flashattention2": "flash_attn",
     "flashattention3": "flash_attn_3",
 }
-_INSTALL_NEEDED = re.compile(
+_INSTALL_NEEDED = lazy_compile(
     r"pip3? install (?:-U |--upgrade |-q )*[`'\"]?(?P<a>[A-Za-z][\w.-]*[A-Za-z0-9])"
     r"|(?:package|library|module) [`'\"](?P<b>[A-Za-z][\w.-]*)[`'\"] "
     r"(?:is|are) (?:required|not installed|needed|missing)"
@@ -345,7 +353,7 @@ def _by_distribution() -> dict[str, str]:
 
 
 # A call that does not fit the callee's signature (Python's own wording).
-_CALL_MISMATCH = re.compile(
+_CALL_MISMATCH = lazy_compile(
     r"(?<![\w.])(?P<callee>[A-Za-z_][\w.]*)\(\) (?:got an unexpected keyword argument|"
     r"missing \d+ required (?:positional|keyword-only) arguments?|"
     r"takes (?:from )?\d+ (?:to \d+ )?positional arguments? but \d+ (?:were|was) given|"
@@ -378,7 +386,7 @@ def missing_module_name(message: str) -> str | None:
 
 
 # The keyword a call was given that its callee does not take.
-_UNEXPECTED_KEYWORD = re.compile(
+_UNEXPECTED_KEYWORD = lazy_compile(
     r"(?<![\w.])(?P<callee>[A-Za-z_][\w.]*)\(\) got an unexpected keyword argument '(?P<kwarg>\w+)'"
 )
 
@@ -425,7 +433,7 @@ def _called_for_another_verl(message: str) -> Fallback | None:
     return None
 
 
-_TO_INSTALL = re.compile(r"\binstall|your version is|installed version", re.I)
+_TO_INSTALL = lazy_compile(r"\binstall|your version is|installed version", re.I)
 
 
 def _version_required(message: str, exc_type: str) -> Fallback | None:
@@ -464,7 +472,7 @@ _NEEDS_IT_TYPES = frozenset(("ImportError", "ModuleNotFoundError", "RuntimeError
 _NOT_A_PACKAGE = frozenset(
     ("cuda", "rocm", "hip", "nvcc", "gpu", "npu", "xpu", "tpu", "mps", "cann", "driver", "it")
 )
-_ALTERNATIVELY = re.compile(r"\b(?:alternatively|or else|otherwise)\b", re.I)
+_ALTERNATIVELY = lazy_compile(r"\b(?:alternatively|or else|otherwise)\b", re.I)
 
 
 def _install_required(message: str, exc_type: str) -> Fallback | None:
@@ -504,7 +512,7 @@ def _install_required(message: str, exc_type: str) -> Fallback | None:
     return None
 
 
-_NOT_THERE = re.compile(
+_NOT_THERE = lazy_compile(
     r"does not exist|doesn't exist|not found|cannot find|can't find|could not find|could not locate|"
     r"no such file|does not appear to have a file named|is not a (?:directory|file)\b|no config file|"
     # a file that is not what its name or the loader says (`..., so it is not a GGUF file`)
@@ -514,35 +522,35 @@ _NOT_THERE = re.compile(
     r"\bno [\w ]{1,40} found (?:in|at|under)\b",
     re.I,
 )
-_PATH_IN_MESSAGE = re.compile(
+_PATH_IN_MESSAGE = lazy_compile(
     r"(?<![\w.:/-])(?:/|\./|~/)[\w.@+~-]+(?:/[\w.@+~-]+)*/?|[\w.-]+\.(?:py|json|safetensors|bin|model)\b"
 )
-_MODEL_WORDS = re.compile(
+_MODEL_WORDS = lazy_compile(
     r"\b(?:model|tokenizer|config\.json|safetensors|pytorch_model|weights|hf_hub|repo id|gguf)", re.I
 )
 
 # A LoRA adapter named: its folder is a model path the run gives, even when called a checkpoint.
-_ADAPTER = re.compile(r"\b(?:adapter|LoRA|lora_adapter)\b", re.I)
+_ADAPTER = lazy_compile(r"\b(?:adapter|LoRA|lora_adapter)\b", re.I)
 # A dataset named as such (datasets' own words), not a model.
-_DATA_WORDS = re.compile(r"\b(?:Dataset(?:Dict)?|dataset|parquet|jsonl|data files?)\b")
+_DATA_WORDS = lazy_compile(r"\b(?:Dataset(?:Dict)?|dataset|parquet|jsonl|data files?)\b")
 
 # What a checkpoint holds, as opposed to the options that choose what to save.
-_CHECKPOINT_CONTENT = re.compile(
+_CHECKPOINT_CONTENT = lazy_compile(
     r"state[ _]dict|global_step_\d|loaded state|checkpoint file|\bckpt/|_ckpt\b|\bckpt_|"
     r"\blayers\.\d+\.|parameter name",
     re.I,
 )
 # The model's own shape (config.json fields): a fact about the model unless a parallel size is
 # what it is compared with.
-_MODEL_SHAPE = re.compile(
+_MODEL_SHAPE = lazy_compile(
     r"\b(?:hidden_size|num_heads|num_attention_heads|num_key_value_heads|head_dim|intermediate_size|"
     r"vocab_size|num_hidden_layers)\b"
 )
 # Any mention of a checkpoint: a path near it is not the model's or the data's.
-_CHECKPOINT = re.compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
+_CHECKPOINT = lazy_compile(r"checkpoint|state[ _]dict|global_step_\d|loaded state|\bckpt\b", re.I)
 
 # The files that describe a model or adapter folder (not its weights).
-_MODEL_DESCRIPTOR = re.compile(
+_MODEL_DESCRIPTOR = lazy_compile(
     r"(?:^|/)(?:(?:adapter_|generation_|preprocessor_|tokenizer_)?config\.json|tokenizer\.json)$"
 )
 
@@ -616,19 +624,19 @@ def _version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
     return Fallback(code, groups, basis)
 
 
-_CONFIG_FUNC = re.compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
+_CONFIG_FUNC = lazy_compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
 # verl's functions that check its settings: a config class's __post_init__, validate_config,
 # _check_mutually_exclusive, check_mtp_config. Its other check/validate functions test data and
 # state (check_consistency, _validate_state_dict, _check_and_sort_partitions, the _validate loop).
-_VERL_CONFIG_FUNC = re.compile(
+_VERL_CONFIG_FUNC = lazy_compile(
     r"__post_init__|post_init|(?:validat|check|verify)\w*(?:config|option|arg|mutually_exclusive|"
     r"unsupported|resource|feature|world_size|alignment)|config\w*(?:check|validat)|sanity",
     re.I,
 )
-_CONFIG_PATH = re.compile(
+_CONFIG_PATH = lazy_compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
-_CONFIG_KEY = re.compile(
+_CONFIG_KEY = lazy_compile(
     r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
     r"rollout|actor|ref|model|optim)\.[a-z_][\w.]*[a-z_]"
 )
@@ -652,7 +660,7 @@ STACK_PACKAGES = frozenset(
 )
 # Of torch's code, only the launcher and rendezvous (torchrun's arguments, MASTER_ADDR/PORT) and
 # the DataLoader's constructor (verl's data loader settings) and FSDP2's fully_shard() read a run's settings.
-_TORCH_SETTINGS = re.compile(
+_TORCH_SETTINGS = lazy_compile(
     r"/torch/distributed/(?:elastic/|run\.py:|launcher/|rendezvous\.py:)|/torch/utils/data/dataloader\.py:__init__$|"
     # init_process_group() checking the world size, rank and backend a launcher passed
     r"/torch/distributed/distributed_c10d\.py:init_process_group$|"
@@ -663,7 +671,7 @@ _TORCH_SETTINGS = re.compile(
 _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 # Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
-_RAY_CHECKS_SETTINGS = re.compile(
+_RAY_CHECKS_SETTINGS = lazy_compile(
     r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
     r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|/ray/_private/utils\.py:validate_\w+$"
 )
@@ -688,13 +696,13 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
 # Hydra composing the config: its code that parses and applies the command line's overrides
 # (a sweep's range, `critic=null` for a config group), and its code that reads the config files
 # and their defaults lists (a primary config of the user's own).
-_HYDRA_OVERRIDES = re.compile(
+_HYDRA_OVERRIDES = lazy_compile(
     r"/hydra/(?:core/override_parser/|_internal/grammar/|_internal/core_plugins/basic_sweeper\.py:|"
     r"_internal/config_loader_impl\.py:(?:validate_sweep_overrides_legal|_apply_overrides_to_config)$|"
     r"_internal/defaults_list\.py:(?:__init__|ensure_overrides_used|ensure_deletions_used|"
     r"set_known_choice|_update_overrides)$)"
 )
-_HYDRA_CONFIG_FILES = re.compile(
+_HYDRA_CONFIG_FILES = lazy_compile(
     r"/hydra/_internal/(?:config_repository\.py|config_loader_impl\.py|defaults_list\.py|"
     r"config_search_path_impl\.py|sources_registry\.py|core_plugins/\w+_config_source\.py):"
 )
@@ -717,7 +725,7 @@ ROLLOUT_ENGINES = frozenset(("vllm", "sglang"))
 MODEL_CONFIG_PACKAGES = ROLLOUT_ENGINES | {"transformers"}
 # transformers building a model's config class from its config.json: the config classes and the
 # RoPE parameter checks they run.
-_MODEL_CONFIG_CODE = re.compile(
+_MODEL_CONFIG_CODE = lazy_compile(
     r"/transformers/(?:configuration_utils\.py|modeling_rope_utils\.py|models/\w+/configuration_\w+\.py)$|"
     # the rollout engines' own config classes for one model family (what its config.json holds),
     # not their settings, loading or registry code
@@ -728,10 +736,10 @@ _MODEL_CONFIG_CODE = re.compile(
     r"/sglang/srt/configs/(?!__init__|model_config|load_config|device_config|update_config|utils\b|"
     r"mamba_utils|draft_parallel|\w+_registry)\w+\.py$"
 )
-_FIELD_QUOTED = re.compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
+_FIELD_QUOTED = lazy_compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
 # The config code that writes a config out: what it refuses is what the run put in the config
 # (an override), not what the model folder holds.
-_WRITES_CONFIG = re.compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
+_WRITES_CONFIG = lazy_compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
 
 
 def model_config_refused(
@@ -748,12 +756,12 @@ def model_config_refused(
 
 
 # What names an option: `--dist-init-addr`, `max_model_len`, `VLLM_USE_V1`, `key=value`.
-_OPTION_TOKEN = re.compile(
+_OPTION_TOKEN = lazy_compile(
     r"(?<![\w/.-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)*\b|\b[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+\b|"
     r"\b[a-z]\w*=\S|\b[a-z]+(?:-[a-z]+){2,}\b"
 )
 # A value the message shows it refuses: `Unsupported context parallel layout: zigzag`.
-_VALUE_SHOWN = re.compile(
+_VALUE_SHOWN = lazy_compile(
     r"(?:unsupported|unknown|invalid|unrecogni[sz]ed|not supported)\b[^:\n]{0,60}: ?['\"`]?\w|"
     r"[;,.]\s*(?:but )?(?:got|gets|received):? [\[<'\"`]*[\w./~-]+|\bbut (?:was|is) [\[<'\"`]*-?\w|"
     r"\b(?:invalid|unknown|unsupported|unrecogni[sz]ed) (?:[a-z]+ ){0,4}(?:backend|mode|method|format|"
@@ -804,7 +812,7 @@ _VALUE_SHOWN = re.compile(
 )
 # A refusal that says which option to set (`set drop_thinking=False in chat_template_kwargs`,
 # `Enable dynamic_context_parallel consistently`): the option, in code's spelling, is the fix.
-_DIRECTS_AN_OPTION = re.compile(
+_DIRECTS_AN_OPTION = lazy_compile(
     r"\b(?:set|enable|disable|turn (?:on|off)|reduce|increase|lower|raise|decrease)\s+(?:the\s+)?[`'\"]?"
     r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
     # `overlap_moe_expert_parallel_comm must be enabled to ...`
@@ -815,9 +823,9 @@ _DIRECTS_AN_OPTION = re.compile(
     re.I,
 )
 # A rollout engine's command-line flag, as its messages spell it: `--max-running-requests`.
-_ENGINE_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
+_ENGINE_FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 # A feature or combination the library does not support, said in so many words.
-_UNSUPPORTED = re.compile(
+_UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
     # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`
@@ -831,7 +839,7 @@ _UNSUPPORTED = re.compile(
 )
 # What the model is (architecture, head size, norm or MLP type): the answer is another model or
 # a newer library, not a setting.
-_ABOUT_THE_MODEL = re.compile(
+_ABOUT_THE_MODEL = lazy_compile(
     r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
     r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
     r"\b(?:this|the|that) models? (?:is|are) not|"
@@ -840,7 +848,7 @@ _ABOUT_THE_MODEL = re.compile(
 )
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
 # another precision (`The model type gemma2 does not support float16`).
-_A_SETTING_NAMED = re.compile(
+_A_SETTING_NAMED = lazy_compile(
     r"\b(?:b?float16|float32|bf16|fp16|dtype)\b|"
     # an argument or flag named as such: the `quantization` argument, option `--tp`, --max-num-seqs
     r"`[\w.-]+`(?: \w+)? (?:argument|option|parameter|flag|setting)\b|"
@@ -851,7 +859,7 @@ _A_SETTING_NAMED = re.compile(
 )
 # A sample's content (chat roles, token ids, what a reward function or tool returned), or how
 # code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
-_ABOUT_DATA_OR_CODE = re.compile(
+_ABOUT_DATA_OR_CODE = lazy_compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
@@ -866,30 +874,35 @@ _ABOUT_DATA_OR_CODE = re.compile(
 )
 # A method a class must implement (`Inherit this class and implement your custom tensor_push`):
 # the user's code is unfinished, whatever setting chose that class.
-_IMPLEMENT_IT = re.compile(
+_IMPLEMENT_IT = lazy_compile(
     r"\b(?:inherit|subclass) (?:from )?(?:this|the) class\b|\bimplement (?:your|the|a) (?:own |custom )?\w+",
     re.I,
 )
 # A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
-_FILE_DOES_NOT_PARSE = re.compile(
+_FILE_DOES_NOT_PARSE = lazy_compile(
     r"\bInvalid (?:JSON|YAML|TOML)\b|\bExpecting (?:'.' delimiter|value|property name)|"
     r"\bUnterminated string\b|\bJSONDecodeError\b|\bwhile (?:scanning|parsing) a\b",
     re.I,
 )
 # Chat roles of a sample (`Unknown role: human`), unless an option about roles is named (kv_role).
-_CHAT_ROLE = re.compile(r"\broles?\b", re.I)
+# A check that tells the user to install or rebuild something is about the installed software,
+# not a setting, even when no package is named (`Install it with tools/install_deepgemm.sh`).
+_INSTALL_ADVICE = lazy_compile(
+    r"\b(?:re)?install (?:it|them|one|this)\b|\bpip3? install\b|\bplease (?:re)?install\b", re.I
+)
+_CHAT_ROLE = lazy_compile(r"\broles?\b", re.I)
 # The roles of a sample's chat messages, refused (`the first role must be user`, `Unknown role:
 # human`), as against the roles of verl's workers (actor, rollout, ref, critic).
-_SAMPLE_ROLES = re.compile(
+_SAMPLE_ROLES = lazy_compile(
     r"\b(?:first|last|next|unsupported|unknown|invalid|unexpected|append(?:ing)?) (?:\w+ )?roles?\b|"
     r"\broles? must be (?:user|assistant|system|tool)\b",
     re.I,
 )
-_WORKER_ROLES = re.compile(r"\b(?:actor|rollout|critic|ref|actor_rollout)\b")
+_WORKER_ROLES = lazy_compile(r"\b(?:actor|rollout|critic|ref|actor_rollout)\b")
 _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
-_MISSING = re.compile(
+_MISSING = lazy_compile(
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)(?! as an? )|"
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
@@ -911,14 +924,14 @@ _MISSING = re.compile(
 )
 # A refusal that blames the GPU (`only supports sm75 and above`, `not support fp8 kv-cache on this
 # device`, `compute capability`): what the card can do, not how the option was written.
-_ON_THIS_GPU = re.compile(
+_ON_THIS_GPU = lazy_compile(
     r"\bsm_?[5-9]\d\b|\bsm_?1[0-2]\d\b|compute capability|on this (?:device|gpu|hardware)\b|"
     r"\byour (?:gpu|device|hardware)\b|\bgpu architecture\b",
     re.I,
 )
 # A value the check received (`Received '0.5_2.0'`, `got 3`): it refused what was given, even in
 # words that ask for something (`must provide a single upper bound`); `got None` is still missing.
-_RECEIVED = re.compile(
+_RECEIVED = lazy_compile(
     r"\b(?:received|got|gets):? (?:[\[<'\"`]+(?!None\b)[\w.-]|-?\d)|"
     # `load_contents` contains 'hf_model' but ...: the value it holds is what the check refuses
     r"\bcontains ['\"`][^'\"`]{1,80}['\"`],? but\b|"
@@ -932,7 +945,7 @@ _RECEIVED = re.compile(
     r"^(?:\[[\w.-]+\] )?invalid [a-z][\w -]{0,40}: ",
     re.I,
 )
-_DIVIDE = re.compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
+_DIVIDE = lazy_compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
     r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|pipelin(?:ing|eing)\b|pipeline stages?|"
@@ -944,26 +957,26 @@ _MODEL_SPLIT = (
     # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
     r"\b(?:input|output)_partition_sizes?\b"
 )
-_PARALLEL = re.compile(_MODEL_SPLIT + r"|data[ _-]parallel|world[ _]size|\bdp(?:_size)?\b", re.I)
-_MODEL_PARALLEL = re.compile(_MODEL_SPLIT + r"|attention heads|num_heads", re.I)
-_PARALLEL_SIZE = re.compile(r"parallel[ _-]size|\b(?:tp|pp|cp|ep|dp|sp)_size\b", re.I)
+_PARALLEL = lazy_compile(_MODEL_SPLIT + r"|data[ _-]parallel|world[ _]size|\bdp(?:_size)?\b", re.I)
+_MODEL_PARALLEL = lazy_compile(_MODEL_SPLIT + r"|attention heads|num_heads", re.I)
+_PARALLEL_SIZE = lazy_compile(r"parallel[ _-]size|\b(?:tp|pp|cp|ep|dp|sp)_size\b", re.I)
 # (Samples per group or prompt are the rollout's n, not a batch size.)
-_BATCH_SIZES = re.compile(
+_BATCH_SIZES = lazy_compile(
     r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b(?! per (?:group|prompt))", re.I
 )
-_BATCH_WORD = re.compile(r"batch(?!ing)", re.I)
-_ORDERED = re.compile(
+_BATCH_WORD = lazy_compile(r"batch(?!ing)", re.I)
+_ORDERED = lazy_compile(
     r">=|<=|(?<![-=])>(?!=)|<(?!=)|\bexceed|\blarger than|\bgreater than|\bsmaller than|"
     r"\bless than|\bat least|\bat most",
     re.I,
 )
 # A parallel size compared with something: `tp > train_tp`, `9 * pp_size: 3 != 28`, `exceeds`.
-_COMPARED = re.compile(
+_COMPARED = lazy_compile(
     r"[<>]=?|!=|==|\bexceed|\blarger|\bbigger|\bgreater|\bless than|\bsmaller|\bequal|\bmatch|\b\d+\b|"
     r"\bnot enough\b|\btoo (?:few|many)\b",
     re.I,
 )
-_REFUSED = re.compile(
+_REFUSED = lazy_compile(
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
@@ -995,7 +1008,7 @@ _REFUSED = re.compile(
 
 
 # A source line that reads settings: `self.config.ppo_micro_batch_size`, `config.data.x`, `cfg.y`.
-_READS_CONFIG = re.compile(r"\b(?:self\.)?(?:config|cfg|args)\.\w")
+_READS_CONFIG = lazy_compile(r"\b(?:self\.)?(?:config|cfg|args)\.\w")
 
 
 def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> Fallback | None:
@@ -1013,17 +1026,17 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
 
 # A refusal that says it read a config (`Missing required field 'x' in backend config for ...`): a
 # library checking settings, wherever its code is (a config.json is the model folder's).
-_IN_A_CONFIG = re.compile(
+_IN_A_CONFIG = lazy_compile(
     r"\b(?:in|from) (?:the |your |this )?(?!(?:model|hf|generation|tokenizer|processor|preprocessor)\b)"
     r"(?:[\w-]+ )?config(?:uration)?\b(?!\.json)",
     re.I,
 )
 # A check that says its subject comes from the config (`Apply Chat template from config is not supported`).
-_FROM_CONFIG = re.compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
-_WRONG_BASE = re.compile(r"\bmust (?:inherit|subclass|be a subclass)\b|\bis not a subclass\b", re.I)
+_FROM_CONFIG = lazy_compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
+_WRONG_BASE = lazy_compile(r"\bmust (?:inherit|subclass|be a subclass)\b|\bis not a subclass\b", re.I)
 # The option whose value a check refuses, shown first (`loss_agg_mode='seq-mean-token-mean' is
 # incompatible with ... under CP>1`): a parallel size it names is the circumstance, not the value.
-_OTHER_OPTION_VALUE = re.compile(
+_OTHER_OPTION_VALUE = lazy_compile(
     r"^(?:\w+: )?`?(?!\w*(?:parallel|_size|tp|pp|cp|ep|dp|sp)\b)[a-z]+_[a-z_]+`?\s?=\s?['\"`]?[\w.-]+['\"`]? "
     r"(?:is|are) (?:incompatible|not supported|not compatible)"
 )
@@ -1031,7 +1044,7 @@ _OTHER_OPTION_VALUE = re.compile(
 # and is refused under a condition: `data_parallel_external_lb can only be set when
 # data_parallel_size > 1`, `--enable-cp-decode-attn-tp is only supported for models whose ...`. The
 # option is the setting refused; the sizes or the model it names are the circumstance.
-_CONDITIONED_OPTION = re.compile(
+_CONDITIONED_OPTION = lazy_compile(
     r"^(?:\w+: )?[`'\"]?(?!(?:--)?\w*(?:parallel|_size|tp|pp|cp|ep|dp|sp)\b)"
     r"(?:--[a-z][a-z0-9]*(?:-[a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[`'\"]? "
     r"(?:can only be (?:set|used|enabled|specified|combined)|(?:is|are) only (?:supported|available|valid|"
@@ -1043,18 +1056,18 @@ _CONDITIONED_OPTION = re.compile(
 # returned (`@function_tool return tuple must have length 1, 2, or 3`). A custom class with the
 # wrong base (`The custom datagen class ... must inherit from`) is the value of the setting that
 # names it, not the module (see _WRONG_BASE).
-_CUSTOM_CODE_REFUSED = re.compile(
+_CUSTOM_CODE_REFUSED = lazy_compile(
     r"\balready (?:been )?registered\b|\brefusing to overwrite\b|\balready in `?sys\.modules\b|"
     r"(?<![\w.])@\w+(?:\(\))? \w+(?: \w+)? must\b",
     re.I,
 )
 # A part of the config said to be missing (`Missing async_training configuration`).
-_SECTION_MISSING = re.compile(
+_SECTION_MISSING = lazy_compile(
     r"\bmissing (?:required )?(?:[\w.]+ )?config(?:uration)?\b|"
     r"\bconfig(?:uration)? (?:section )?(?:is |was )?(?:missing|not (?:found|provided|given))\b",
     re.I,
 )
-_CUSTOM_FILE = re.compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
+_CUSTOM_FILE = lazy_compile(r"\bcustom\b.*?['\"`]?(?P<path>(?:/|\./)?[\w./-]+\.py)\b", re.I)
 
 
 # The words this module's checks key on, which messages also print with a letter typed twice
@@ -1073,12 +1086,12 @@ _KEYWORDS = (
     "invalid",
     "missing",
 )
-_DOUBLED = re.compile(
+_DOUBLED = lazy_compile(
     r"\b(?:" + "|".join("".join(re.escape(c) + "+" for c in w) for w in _KEYWORDS) + r")\b", re.I
 )
 
 
-_REPEATED_LETTER = re.compile(r"(.)\1+")
+_REPEATED_LETTER = lazy_compile(r"(.)\1+")
 # A keyword with each run of one letter squeezed to one (`supported` -> `suported`) -> itself.
 _BY_SQUEEZED = {_REPEATED_LETTER.sub(r"\1", k): k for k in _KEYWORDS}
 
@@ -1133,7 +1146,11 @@ def _config_check(
     p = path.replace("\\", "/")
     package = package or "verl"
     message = forgive_doubled_letters(message)
-    if _FILE_DOES_NOT_PARSE.search(message) or _IMPLEMENT_IT.search(message):
+    if (
+        _FILE_DOES_NOT_PARSE.search(message)
+        or _IMPLEMENT_IT.search(message)
+        or _INSTALL_ADVICE.search(message)
+    ):
         return None
     if package == "verl" and _CUSTOM_CODE_REFUSED.search(message):
         return Fallback(
@@ -1362,7 +1379,7 @@ def _config_check(
 
 
 # A model family as messages spell it (`qwen2_5_vl`): a name in code's spelling that is no setting.
-_MODEL_FAMILY = re.compile(
+_MODEL_FAMILY = lazy_compile(
     r"^(?:qwen|llama|gemma|mistral|mixtral|deepseek|glm|phi|internvl|minicpm|kimi)", re.I
 )
 
@@ -1390,11 +1407,11 @@ def where_in(path: str, package: str) -> str:
 
 
 # An engine's (or transformers') code for one model architecture.
-_MODEL_IMPLEMENTATION = re.compile(
+_MODEL_IMPLEMENTATION = lazy_compile(
     r"/(?:sglang/srt/models|vllm/model_executor/models|vllm/models)/(?:(?!ops/|kernels/)\w+/){0,2}\w+\.py$|"
     r"/transformers/models/\w+/modeling_\w+\.py$"
 )
-_SUPPORT = re.compile(r"\bsupport", re.I)
+_SUPPORT = lazy_compile(r"\bsupport", re.I)
 
 
 def _verl_does_not_support(message: str) -> bool:
@@ -1406,7 +1423,7 @@ def _verl_does_not_support(message: str) -> bool:
 
 
 # An environment variable is a setting wherever the code that reads it sits.
-_ENV_VARIABLE = re.compile(
+_ENV_VARIABLE = lazy_compile(
     r"\benv(?:ironment)?[ _-]?var(?:iable)?s?\b|"
     # the variables that choose the devices a process sees (`HIP_VISIBLE_DEVICES contains more
     # devices than ROCR_VISIBLE_DEVICES`)
@@ -1414,16 +1431,18 @@ _ENV_VARIABLE = re.compile(
     re.I,
 )
 # An option in code's spelling with the value it needs or was given (`cpu_offload=True`).
-_OPTION_GIVEN = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+=\S")
+_OPTION_GIVEN = lazy_compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+=\S")
 # What a refusal is about: `Unsupported activation: gelu` -> activation.
-_REFUSED_SUBJECT = re.compile(r"\b(?:unsupported|unknown|invalid) (?P<subject>[a-z][\w ]{1,40}?):", re.I)
+_REFUSED_SUBJECT = lazy_compile(r"\b(?:unsupported|unknown|invalid) (?P<subject>[a-z][\w ]{1,40}?):", re.I)
 # Unpacking what a call returned, with the wrong count (`too many values to unpack (expected 3)`).
-_UNPACK = re.compile(r"\b(?:too many|not enough) values to unpack\b")
+_UNPACK = lazy_compile(r"\b(?:too many|not enough) values to unpack\b")
 # verl's code that drives one engine, and the assignment from a call on a traceback's source line.
-_ENGINE_GLUE = re.compile(
+_ENGINE_GLUE = lazy_compile(
     r"/verl/(?:workers/rollout/(?P<engine>vllm|sglang)_rollout|third_party/(?P<vendored>vllm|sglang))/"
 )
-_ASSIGNED_FROM_CALL = re.compile(r"^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)+\s*=\s*(?:await\s+)?(?P<callee>[\w.]+)\(")
+_ASSIGNED_FROM_CALL = lazy_compile(
+    r"^[\w.\[\]]+(?:\s*,\s*[\w.\[\]]+)+\s*=\s*(?:await\s+)?(?P<callee>[\w.]+)\("
+)
 
 
 def engine_result_changed(message: str, path: str, statement: str) -> Fallback | None:
@@ -1444,7 +1463,7 @@ def engine_result_changed(message: str, path: str, statement: str) -> Fallback |
 
 # A function or class of the package's own API that its release no longer provides: the caller
 # (a user's script, another package) was written for another release.
-_API_GONE = re.compile(
+_API_GONE = lazy_compile(
     r"^(?P<name>[A-Za-z_][\w.]*)(?:\(\))? (?:is deprecated|has been removed|was removed|is no longer "
     r"(?:supported|available))\b"
 )
@@ -1463,51 +1482,51 @@ def api_gone(exc_type: str, message: str, package: str) -> Fallback | None:
 
 # The value refused is empty (`invalid literal for int() with base 10: ''`, `nproc_per_node value: `):
 # a setting left unset (a shell variable that expanded to nothing), not a wrong value.
-_EMPTY_VALUE = re.compile(r"""(?::\s*(?:''|"")|\bvalue:)\s*$""")
+_EMPTY_VALUE = lazy_compile(r"""(?::\s*(?:''|"")|\bvalue:)\s*$""")
 # A count of nodes, GPUs or processes that must be above zero: left at its default 0 (a separate
 # pool's size) or taken from a variable that was not set (`NNODES=${SLURM_NNODES:-0}`), as the
 # rules for verl's pool sizes read it.
-_COUNT_LEFT_AT_ZERO = re.compile(
+_COUNT_LEFT_AT_ZERO = lazy_compile(
     r"\b(?:n_?nodes|nodes|n_gpus\w*|gpus|nproc\w*|processes|replicas|world_?size)\b[^.]{0,80}?"
     r"must be (?:greater than (?:zero|0)|> ?0|positive|at least 1)\b",
     re.I,
 )
 # What a run chooses by a setting: a refusal that names one (`not supported in remote reward
 # manager`) refuses that choice, not how code calls verl (`Indexing with <class 'str'>`).
-_A_CHOICE = re.compile(
+_A_CHOICE = lazy_compile(
     r"\b(?:manager|mode|backend|strategy|engine|estimator|loss|optimizer|scheduler|format|dtype|"
     r"precision|quantization|algorithm|parser|reward)s?\b",
     re.I,
 )
-_ONE_RANK = re.compile(r"\b(?:(?:tp|pp|dp|ep|cp|sp|global|local) )?rank \d+\b", re.I)
+_ONE_RANK = lazy_compile(r"\b(?:(?:tp|pp|dp|ep|cp|sp|global|local) )?rank \d+\b", re.I)
 # A check that says what to use instead: `please use mbridge for qwen2_5_vl with context parallelism`.
-_USE_ANOTHER = re.compile(r"\bplease use\b|\b(?:must|should) use\b|\buse \w+ instead\b", re.I)
+_USE_ANOTHER = lazy_compile(r"\bplease use\b|\b(?:must|should) use\b|\buse \w+ instead\b", re.I)
 # What the model's config holds is absent: `got None`, `is missing`, `has no architectures`.
-_NOTHING_THERE = re.compile(
+_NOTHING_THERE = lazy_compile(
     r"\bgot None\b|\bis None\b|\b(?:is|are) missing\b|\bhas no\b|\bnot found\b|"
     # or more than the one verl reads (`Expect only one architecture, got ['A', 'B']`)
     r"\bexpect(?:s|ed)? (?:only |exactly )?one\b",
     re.I,
 )
-_QUOTED_OPTION = re.compile(r"['\"`][a-z]+(?:_[a-z0-9]+)+['\"`]")
+_QUOTED_OPTION = lazy_compile(r"['\"`][a-z]+(?:_[a-z0-9]+)+['\"`]")
 # The fields of a dataset row that verl reads (`extra_info.interaction_kwargs.name`): a check that
 # finds one missing is about the data, not the run's settings.
-_SAMPLE_FIELD = re.compile(
+_SAMPLE_FIELD = lazy_compile(
     r"\b(?:extra_info|interaction_kwargs|tools_kwargs|reward_model|ground_truth|data_source|agent_name|"
     r"raw_prompt|multi_modal_data)\b"
 )
 # verl's code that reads a dataset row's fields: the dataset classes, the reward managers and
 # reward functions (`data_item.non_tensor_batch["reward_model"]["ground_truth"]`).
-_DATA_READERS = re.compile(
+_DATA_READERS = lazy_compile(
     r"/verl/(?:utils/dataset|workers/reward_manager|utils/reward_score|experimental/reward_loop)(?:/|\.py)"
 )
-_TOOL_CODE = re.compile(r"/verl/tools/\w+\.py$")
-_KEY = re.compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
+_TOOL_CODE = lazy_compile(r"/verl/tools/\w+\.py$")
+_KEY = lazy_compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
 
 
 # pandas looking up a DataFrame column (`df[config.data.response_key]`): the KeyError is a column
 # the data file lacks, whichever verl code asked for it.
-COLUMN_LOOKUP = re.compile(r"/pandas/core/(?:frame|indexes/base)\.py$")
+COLUMN_LOOKUP = lazy_compile(r"/pandas/core/(?:frame|indexes/base)\.py$")
 
 
 def data_field(exc_type: str, message: str, path: str, column_lookup: bool = False) -> Fallback | None:

@@ -3,7 +3,7 @@ checkout gets the same fingerprint, so it can be searched for and turned into a 
 
 from __future__ import annotations
 
-import re
+from verl_doctor.common.lazy_re import lazy_compile
 
 try:  # the C module behind hashlib.sha1, without hashlib's OpenSSL start-up
     from _sha1 import sha1  # type: ignore[import-not-found]
@@ -11,15 +11,15 @@ except ImportError:  # pragma: no cover - other Python implementations
     from hashlib import sha1
 
 _NORMALIZERS = (
-    (re.compile(r"""(?:[A-Za-z]:)?(?:[\\/][\w.@+\-]+){2,}[\\/]?"""), "<path>"),
-    (re.compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
-    (re.compile(r"\b[0-9a-f]{12,}\b"), "<id>"),
+    (lazy_compile(r"""(?:[A-Za-z]:)?(?:[\\/][\w.@+\-]+){2,}[\\/]?"""), "<path>"),
+    (lazy_compile(r"\b0x[0-9a-fA-F]+\b"), "<addr>"),
+    (lazy_compile(r"\b[0-9a-f]{12,}\b"), "<id>"),
     (
-        re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
+        lazy_compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"),
         "<uuid>",
     ),
-    (re.compile(r"\b\d+(?:\.\d+)?\b"), "<n>"),
-    (re.compile(r"\s+"), " "),
+    (lazy_compile(r"\b\d+(?:\.\d+)?\b"), "<n>"),
+    (lazy_compile(r"\s+"), " "),
 )
 
 

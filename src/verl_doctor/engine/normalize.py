@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import re
 
+from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import record
 
 # ESC-based sequences (CSI, OSC, DCS/SOS/PM/APC, two-byte escapes), 8-bit CSI, and the ESC-less
 # SGR remnants that survive copy-paste (`[36m`, `[0m`, `[1;31m`).
-_ANSI = re.compile(
+_ANSI = lazy_compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
@@ -24,8 +25,8 @@ _ANSI = re.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"
     r"|\[\d{1,3}(?:;\d{1,3})*m"
 )
-_AUTOLINK = re.compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
-_REPEATED = re.compile(r"\s*\[repeated (\d+)x across cluster\]")
+_AUTOLINK = lazy_compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
+_REPEATED = lazy_compile(r"\s*\[repeated (\d+)x across cluster\]")
 # Launchers' labels before every line of a task: `srun --label`'s task number (`0: `) and a node's
 # name (`[node-0] `). Written to read the same with and without re.VERBOSE.
 SRUN_LABEL = r"\d{1,5}:[ ]"
@@ -36,7 +37,7 @@ WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wr
 # How an exception line ends when a paste put its message on the lines after it (`ImportError:`).
 BARE_EXCEPTION_ENDS = ("Error:", "Exception:")
 # What starts a new log record rather than continuing a hard-wrapped one.
-NEW_RECORD = re.compile(
+NEW_RECORD = lazy_compile(
     r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|" + HOST_LABEL + "|"
     r"Traceback |File \"|line \d+, in \w|During handling|"
     r"The above exception|Error executing job|Set the environment variable HYDRA_FULL_ERROR|"
@@ -44,7 +45,7 @@ NEW_RECORD = re.compile(
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )
-_PREFIXES = re.compile(
+_PREFIXES = lazy_compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
     | (?P<bts>\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*)
@@ -60,14 +61,14 @@ _PREFIXES = re.compile(
     + f"| (?P<srun>{SRUN_LABEL}) | (?P<node>{NODE_LABEL}(?=\\S)) | (?P<host>{HOST_LABEL})",
     re.VERBOSE,
 )
-_RAY_BODY = re.compile(
+_RAY_BODY = lazy_compile(
     r"^(?:(?P<actor>[A-Za-z_][\w.:-]*)(?![\w=])\s*)?(?:pid=(?P<pid>\d+))?(?:,\s*ip=(?P<ip>[\w.:-]+))?"
 )
 # Pretty-printed config dumps (`'n_gpus_per_node': 2,`) and Hydra's override list name config
 # keys that rules would otherwise mistake for errors.
-_CONFIG_DUMP = re.compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")
-_OVERRIDES = re.compile(r"(Error executing job with overrides: )\[(?:'(?:[^'\\]|\\.)*'(?:,\s*)?)*\]")
-_SHELL_TRACE = re.compile(r"^\+{1,4} ")
+_CONFIG_DUMP = lazy_compile(r"""^\s*[{\[(]*\s*'[\w.\-/]+'\s*:\s""")
+_OVERRIDES = lazy_compile(r"(Error executing job with overrides: )\[(?:'(?:[^'\\]|\\.)*'(?:,\s*)?)*\]")
+_SHELL_TRACE = lazy_compile(r"^\+{1,4} ")
 # Ray prefixes without a pid; any other bare "(word)" prefix (a conda env in a shell prompt) is
 # stripped but not taken for a worker.
 _PIDLESS_ACTORS = {"raylet", "gcs_server", "autoscaler", "monitor", "dashboard"}
@@ -116,7 +117,7 @@ class Line:
 
 # Every sequence _ANSI removes starts with ESC, an 8-bit CSI, or this remnant; searching for it
 # alone (a literal `[` first) is several times faster than running the alternation over the line.
-_SGR_REMNANT = re.compile(r"\[\d{1,3}(?:;\d{1,3})*m")
+_SGR_REMNANT = lazy_compile(r"\[\d{1,3}(?:;\d{1,3})*m")
 
 
 def strip_ansi(text: str) -> str:
@@ -125,7 +126,7 @@ def strip_ansi(text: str) -> str:
     return text
 
 
-ASCII_DIGIT = re.compile("[0-9]")  # what mask_digits masks
+ASCII_DIGIT = lazy_compile("[0-9]")  # what mask_digits masks
 
 
 def mask_digits(text: str) -> bytes:
