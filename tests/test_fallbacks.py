@@ -2949,3 +2949,52 @@ def test_a_hub_dataset_name_given_as_data_files_says_to_save_it_first() -> None:
         "FileNotFoundError: /d/train.parquet", f"{_SITE}/pyarrow/dataset.py", "_ensure_single_source"
     )
     assert "Hub dataset's name" not in diagnose_text(local, _CATALOG).findings[0].cause
+
+
+def test_a_setting_given_as_none_that_a_check_then_refuses_is_hydras_null() -> None:
+    check = (
+        "ValueError: [actor_rollout_ref.actor] You have set both 'actor_rollout_ref.actor.micro_batch_size' AND "
+        "'actor_rollout_ref.actor.micro_batch_size_per_gpu'. Please remove 'actor_rollout_ref.actor.micro_batch_size' "
+        "because only '*_micro_batch_size_per_gpu' is supported (the former is deprecated).\n"
+    )
+    text = _overrides("actor_rollout_ref.actor.ppo_micro_batch_size=None", "data.train_batch_size=8") + check
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG016" and "text 'None'" in first.cause
+    assert any(
+        "actor_rollout_ref.actor.ppo_micro_batch_size=null" in c for s in first.fixes for c in s.commands
+    )
+    # given as null (or set to a number), the check means what it says
+    for value in ("null", "4"):
+        other = text.replace("ppo_micro_batch_size=None", f"ppo_micro_batch_size={value}")
+        assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG004"
+
+
+def test_an_interpolation_to_a_key_no_verl_config_has_is_the_interpolation_written_wrong() -> None:
+    text = (
+        "omegaconf.errors.InterpolationKeyError: Interpolation key 'data_dir' not found\n"
+        "    full_key: data.train_files\n"
+        "    object_type=dict\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG016" and "(data_dir)" in first.cause
+    # one of verl's own keys, missing from a config not built on verl's: a section missing
+    verl_key = text.replace("'data_dir'", "'data.max_prompt_length'")
+    assert diagnose_text(verl_key, _CATALOG).findings[0].rule == "CFG011"
+
+
+def test_a_merge_that_fails_writing_its_output_is_the_merge_as_sure_as_the_message() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/model_merger/base_model_merger.py", line 426, in save_hf_model_and_tokenizer\n'
+        "    model.save_pretrained(self.config.target_dir, state_dict=state_dict)\n"
+        f'  File "{_SITE}/safetensors/torch.py", line 323, in save_file\n'
+        "    serialize_file(\n"
+        "safetensors._safetensors_rust.SafetensorError: Error while serializing: I/O error: "
+        "No space left on device (os error 28)\n"
+    )
+    findings = diagnose_text(text, _CATALOG).findings
+    assert [(f.rule, f.confidence, f.basis) for f in findings] == [("FLOW011", "high", "message")]
+    assert "writing its result failed" in findings[0].cause
+    # outside the merger, the same message is a checkpoint that could not be saved
+    saving = text.replace("model_merger/base_model_merger.py", "utils/checkpoint/fsdp_checkpoint_manager.py")
+    assert diagnose_text(saving, _CATALOG).findings[0].rule == "FLOW012"

@@ -201,6 +201,20 @@ def test_a_flag_quoted_twice_is_no_secret_and_stays_readable_elsewhere() -> None
     assert found == {"s3cr3tval"}
 
 
+def test_a_slot_to_fill_is_no_secret_and_the_word_stays_readable(run_cli) -> None:
+    found: set[str] = set()
+    text = "key=value --hf-token <token> HF_TOKEN=$HF_TOKEN token=... api_key=s3cr3tval"
+    assert redact(text, found) == "key=value --hf-token <token> HF_TOKEN=$HF_TOKEN token=... api_key=****"
+    assert found == {"s3cr3tval"}
+    # A rule whose pitfall writes `key=value` (CFG016) used to mask every "value" in the report.
+    log = (
+        "Error executing job with overrides: ['trainer.total_epochs=2', 'trainer.logger=[console,wandb']\n"
+        "no viable alternative at input '[console,wandb'\n"
+    )
+    out = run_cli(["explain", "--format", "json"], stdin=log.encode()).stdout.decode()
+    assert "CFG016" in out and "key=value" in out and "****" not in out
+
+
 def test_names_that_only_look_like_secrets_stay_readable() -> None:
     for name in (
         "tokenizer",

@@ -1332,6 +1332,8 @@ class Analyzer:
         self._checkpoint_given_as_model()
         self._override_left_empty()
         self._deleted_section_read()
+        self._interpolation_to_no_key()
+        self._none_given()
         self._unknown_the_overrides_place()
         if self.states or self._unknown or not self._echoes:
             return
@@ -1401,6 +1403,45 @@ class Analyzer:
             return
         del self.states["CFG005"]
         self._record(rule, state.first, "high", {"full_key": key, "deleted": section})
+
+    def _interpolation_to_no_key(self) -> None:
+        """An interpolation to a key that no verl config has (`${data_dir}` written in a group
+        file, a shell variable that reached Hydra as `${MODEL_NAME}`, a typo): the ${...} written
+        is wrong (CFG016), not a section missing from the config (CFG011, kept for verl's own keys)."""
+        state = self.states.get("CFG011")
+        if state is None or state.first is None or "Interpolation key '" not in state.first.text:
+            return
+        from verl_doctor.catalog.verl_keys import entry_point_keys, exists, variant_keys
+
+        key = self.groups_of(state).get("key", "")
+        rule = self._rule_by_id("CFG016")
+        if not key or rule is None or exists(key) or key in entry_point_keys() or key in variant_keys():
+            return
+        del self.states["CFG011"]
+        self._record(rule, state.first, state.first_conf, {"interpolation": key, "key": key})
+
+    def _none_given(self) -> None:
+        """A config check that failed on a setting the run gave as `None`: Hydra's null is
+        written `null`, and `None` is the text 'None', so verl sees a value where none was meant
+        (`You have set both ... micro_batch_size AND ..._per_gpu` for `ppo_micro_batch_size=None`)."""
+        nones = [k for k, v in self.context.overrides.items() if v.strip("'\"") in ("None", "none")]
+        rule = self._rule_by_id("CFG016")
+        if not nones or rule is None:
+            return
+        for code, state in list(self.states.items()):
+            if state.first is None or state.rule.category != "config" or code == "CFG016":
+                continue
+            text = state.first.raw
+            named = self.context.set_keys_named_in(text)
+            for key in nones:
+                section, _, leaf = key.rpartition(".")
+                # verl's own messages drop a setting's prefix (`ppo_micro_batch_size` is named
+                # `actor_rollout_ref.actor.micro_batch_size`)
+                shortened = leaf.partition("_")[2]
+                if key in named or (section and shortened and f"{section}.{shortened}" in text):
+                    del self.states[code]
+                    self._record(rule, state.first, state.first_conf, {"none_value": key})
+                    return
 
     def _override_left_empty(self) -> None:
         """A run that failed with an error no rule knows, one of its overrides given no value

@@ -103,7 +103,7 @@ def report_parts(
     # An answer from the exception's class alone yields to a rule that explains the same line
     # (by its words or by the traceback's shape), or that is sure of its message in the same
     # traceback (the exception a chained one wraps); a guess from the shape yields to words.
-    findings = _without_absorbed(a, findings)
+    findings = sorted(_without_absorbed(a, findings), key=rank)  # (an absorbing finding may be surer now)
     by_words = {(e.source, e.line) for f in findings if f.basis in _WORDS for e in f.evidence}
     by_shape = {(e.source, e.line) for f in findings if f.basis == "clue" for e in f.evidence}
     sure = [f for f in findings if f.confidence == "high" and not f.symptom and f.basis == "message"]
@@ -180,15 +180,29 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
     if not absorbing:
         return findings
 
-    def absorbed(g: Any) -> bool:
-        return any(
+    def takes_place_of(f: Any, g: Any) -> bool:
+        return (
             g.rule in rules[f.rule].absorbs
             and g.source == f.source
             and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK
-            for f in absorbing
         )
 
-    return [g for g in findings if not absorbed(g)]
+    kept = []
+    for g in findings:
+        if any(takes_place_of(f, g) for f in absorbing):
+            continue
+        # The absorbing finding rests on what it absorbed too: a merger's traceback (a clue) that
+        # ends in a decisive `No space left on device` is as sure as that message.
+        sure = [
+            h
+            for h in findings
+            if takes_place_of(g, h) and _CONF_RANK[h.confidence] < _CONF_RANK[g.confidence]
+        ]
+        if sure:
+            best = min(sure, key=lambda h: _CONF_RANK[h.confidence])
+            g = replace(g, confidence=best.confidence, basis=best.basis)
+        kept.append(g)
+    return kept
 
 
 def _one_answer_per_chain(findings: Iterable[Any]) -> list[Any]:

@@ -70,6 +70,7 @@ _NOT_SECRET_BEFORE = {
     ),
 }
 _HARMLESS_VALUES = frozenset(("", "true", "false", "none", "null", "~", MASK, "''", '""', "<redacted>"))
+_PLACEHOLDER_VALUE = re.compile(r"<[\w .-]{1,40}>|\.\.\.|value|VALUE|\$\{?\w+\}?")
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
@@ -89,8 +90,11 @@ def is_secret_name(name: str) -> bool:
 
 
 def _mask_value(value: str) -> str:
-    if value.startswith("${") or value.strip("\"'").lower() in _HARMLESS_VALUES:
-        return value  # not a secret: a flag, an empty value (quoted once or twice), an interpolation
+    bare = value.strip("\"'")
+    if value.startswith("${") or bare.lower() in _HARMLESS_VALUES or _PLACEHOLDER_VALUE.fullmatch(bare):
+        # not a secret: a flag, an empty value (quoted once or twice), an interpolation, or a
+        # slot to fill in (`key=value`, `--hf-token <token>` in a fix step or a pitfall)
+        return value
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[0] + MASK + value[0]
     return MASK
