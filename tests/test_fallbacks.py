@@ -2366,12 +2366,12 @@ def test_a_pin_listed_in_a_message_is_not_a_version_asked_for() -> None:
             f"{_SITE}/datasets/splits.py",
             "CFG014",
         ),
-        # what the data files hold is not
+        # what the data files hold is not: files that disagree on a field's type are the data's
         (
             "ValueError: The features can't be aligned because the key prompt of features {...} has unexpected "
             "type - Value('string') (expected either List(Value('string')) or Value(\"null\").",
             f"{_SITE}/datasets/features/features.py",
-            None,
+            "CFG012",
         ),
     ],
 )
@@ -2998,3 +2998,39 @@ def test_a_merge_that_fails_writing_its_output_is_the_merge_as_sure_as_the_messa
     # outside the merger, the same message is a checkpoint that could not be saved
     saving = text.replace("model_merger/base_model_merger.py", "utils/checkpoint/fsdp_checkpoint_manager.py")
     assert diagnose_text(saving, _CATALOG).findings[0].rule == "FLOW012"
+
+
+def test_a_missing_key_named_after_a_value_the_run_chose_beside_it_is_a_missing_section() -> None:
+    text = _overrides("actor_rollout_ref.actor.strategy=megatron", "data.train_batch_size=8") + (
+        "omegaconf.errors.ConfigAttributeError: Key 'megatron' is not in struct\n"
+        "    full_key: actor_rollout_ref.actor.megatron\n"
+        "    object_type=dict\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG011" and "actor_rollout_ref.actor.strategy=megatron" in first.cause
+    assert any("--config-name=ppo_megatron_trainer" in c for s in first.fixes for c in s.commands)
+    # a key named after nothing the run chose is a key that does not exist
+    other = text.replace("strategy=megatron", "strategy=fsdp2")
+    assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG005"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("'tokenizers.Encoding' object has no attribute 'tolist'", "ENV013"),
+        (
+            "'transformers.tokenization_utils_fast.PreTrainedTokenizerFast' object has no attribute 'x'",
+            "ENV010",
+        ),
+        ("'pandas.core.frame.DataFrame' object has no attribute 'append'", "ENV013"),
+        # everyday values of user code, an actor's own methods, and classes of no known package
+        ("'numpy.ndarray' object has no attribute 'append'", None),
+        ("'ray.actor.ActorHandle' object has no attribute 'generate'", None),
+        ("'MyReward' object has no attribute 'score'", None),
+    ],
+)
+def test_a_packages_object_lacking_what_the_code_uses_is_that_packages_release(
+    message: str, code: str | None
+) -> None:
+    found = classify(message, "AttributeError")
+    assert (found.code if found else None) == code

@@ -30,3 +30,11 @@ def test_a_conditional_over_several_names_shows_when_any_or_none_was_captured() 
     assert fill_placeholders(text, {}) == "none"
     assert fill_placeholders(text, {"b": "x"}) == "some"
     assert fill_placeholders(text, {"a": "x", "b": "y"}) == "some"
+
+
+def test_conditionals_nest() -> None:
+    text = "{!shm:Host RAM ran out{?used:: {used} GB}. }{?shm:{shm} is full{?used: ({used} GB)}. }Done."
+    assert fill_placeholders(text, {"used": "9"}) == "Host RAM ran out: 9 GB. Done."
+    assert fill_placeholders(text, {"shm": "/dev/shm"}) == "/dev/shm is full. Done."
+    assert fill_placeholders(text, {"shm": "/dev/shm", "used": "1"}) == "/dev/shm is full (1 GB). Done."
+    assert fill_placeholders(text, {}) == "Host RAM ran out. Done."

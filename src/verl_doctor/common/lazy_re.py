@@ -9,7 +9,10 @@ the compiled pattern's own bound methods, stored on the instance: no cost on hot
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+
+TYPE_CHECKING = False  # (not `typing.TYPE_CHECKING`: importing typing costs the start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _LazyPattern:
@@ -34,4 +37,4 @@ def lazy_compile(pattern: str, flags: int = 0) -> re.Pattern[str]:
     """Like `re.compile`, but the compiling waits until the pattern is first used.
 
     It is not an instance of `re.Pattern`; use it where a pattern's methods are called."""
-    return cast("re.Pattern[str]", _LazyPattern(pattern, flags))
+    return _LazyPattern(pattern, flags)  # type: ignore[return-value]  # duck-typed as a pattern

@@ -9,7 +9,7 @@ import re
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
 # `{?name:text}` shows `text` (which may use `{name}`) only when `name` is known; `{!name:text}`
 # only when it is not (the general reading a specific one replaces). `{?a,b:text}` shows when
-# any of the names is known, `{!a,b:text}` when none is.
+# any of the names is known, `{!a,b:text}` when none is. Conditionals may nest.
 _CONDITIONAL = re.compile(r"\{([?!])(\w+(?:,\w+)*):((?:[^{}]|\{\w+(?:\|[^{}]*)?\})*)\}")
 
 
@@ -27,12 +27,16 @@ def fill_placeholders(text: str, values: dict[str, str], keep_unknown: bool = Fa
 
     if "{" not in text:
         return text
-    text = _CONDITIONAL.sub(
-        lambda m: (
-            m.group(3)
-            if any(values.get(name) is not None for name in m.group(2).split(",")) == (m.group(1) == "?")
-            else ""
-        ),
-        text,
-    )
+
+    def choose(m: re.Match[str]) -> str:
+        known = any(values.get(name) is not None for name in m.group(2).split(","))
+        return m.group(3) if known == (m.group(1) == "?") else ""
+
+    # Innermost conditionals first: once they are settled, the one around them reads as flat
+    # text, so conditionals nest (`{!a:... {?b:...} ...}`).
+    while True:
+        settled = _CONDITIONAL.sub(choose, text)
+        if settled == text:
+            break
+        text = settled
     return _PLACEHOLDER.sub(sub, text)

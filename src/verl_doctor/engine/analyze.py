@@ -1332,6 +1332,7 @@ class Analyzer:
         self._checkpoint_given_as_model()
         self._override_left_empty()
         self._deleted_section_read()
+        self._section_a_choice_reads()
         self._interpolation_to_no_key()
         self._none_given()
         self._unknown_the_overrides_place()
@@ -1403,6 +1404,29 @@ class Analyzer:
             return
         del self.states["CFG005"]
         self._record(rule, state.first, "high", {"full_key": key, "deleted": section})
+
+    def _section_a_choice_reads(self) -> None:
+        """A key missing that is named after a value the run chose beside it
+        (`actor_rollout_ref.actor.strategy=megatron`, then `Key 'megatron' is not in struct`,
+        full_key actor_rollout_ref.actor.megatron): the choice reads a part of the config that
+        this config file does not have, so the section is missing (CFG011), not misspelt."""
+        state = self.states.get("CFG005")
+        if state is None or state.first is None or not self.context.overrides:
+            return
+        section, _, leaf = self.groups_of(state).get("key", "").rpartition(".")
+        chosen = next(
+            (
+                f"{k}={v}"
+                for k, v in self.context.overrides.items()
+                if section and k.rpartition(".")[0] == section and v.strip("'\"") == leaf
+            ),
+            None,
+        )
+        rule = self._rule_by_id("CFG011")
+        if chosen is None or rule is None:
+            return
+        del self.states["CFG005"]
+        self._record(rule, state.first, state.first_conf, {"full_key": f"{section}.{leaf}", "chosen": chosen})
 
     def _interpolation_to_no_key(self) -> None:
         """An interpolation to a key that no verl config has (`${data_dir}` written in a group

@@ -38,6 +38,14 @@ _NO_ATTRIBUTE = lazy_compile(
     r"module '(?P<module>[A-Za-z_][\w.]*)' has no attribute '(?P<name>\w+)'|"
     r"^module (?P<module2>[A-Za-z_][\w.]*) has no attribute (?P<name2>\w+)$"
 )
+# An object of a package's own class lacking what the caller uses (`'tokenizers.Encoding' object
+# has no attribute 'tolist'`): code written against another release of that package. (numpy's and
+# torch's objects are the everyday values of user code, where such a slip is the code's own; a
+# Ray actor handle's attributes are the methods of the actor's class, not of Ray.)
+_OBJECT_NO_ATTRIBUTE = lazy_compile(
+    r"^'(?P<module>[A-Za-z_]\w*(?:\.\w+)*)\.(?P<cls>[A-Z]\w*)' object has no attribute '(?P<name>\w+)'"
+)
+_EVERYDAY_PACKAGES = frozenset(("numpy", "torch", "builtins", "verl", "collections", "pathlib", "ray"))
 _MUTABLE_DEFAULT = lazy_compile(
     r"mutable default <class '(?P<module>[A-Za-z_]\w*)(?:\.\w+)+'> for field \w+ is not allowed"
 )
@@ -146,6 +154,13 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         if top in _VERSION_RULES or top in pip_names():
             return _version_mismatch(module, name, f"an AttributeError on module {module}")
         return None
+    m = _OBJECT_NO_ATTRIBUTE.search(message.strip())
+    if m and exc_type == "AttributeError":
+        top = m["module"].split(".")[0]
+        if top not in _EVERYDAY_PACKAGES and (top in _VERSION_RULES or top in pip_names()):
+            return _version_mismatch(
+                m["module"], m["name"], f"an AttributeError on a {m['module']}.{m['cls']} object"
+            )
     m = _MUTABLE_DEFAULT.search(message)
     if m and known_package(m["module"]):
         # Python 3.11's dataclasses refuse any unhashable default: a known package's release
