@@ -338,6 +338,7 @@ def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
             "bitsandbytes",
         ),
         ("RuntimeError: this feature needs transformers>=4.56 (found 4.51.3)", "ENV010", "transformers"),
+        ("ImportError: pyarrow requires NumPy 2.0 or newer, found 1.26.4", "ENV013", "numpy"),
     ],
 )
 def test_a_message_naming_the_version_a_package_needs_is_a_version_mismatch(
@@ -3009,8 +3010,8 @@ def test_a_missing_key_named_after_a_value_the_run_chose_beside_it_is_a_missing_
     first = diagnose_text(text, _CATALOG).findings[0]
     assert first.rule == "CFG011" and "actor_rollout_ref.actor.strategy=megatron" in first.cause
     assert any("--config-name=ppo_megatron_trainer" in c for s in first.fixes for c in s.commands)
-    # a key named after nothing the run chose is a key that does not exist
-    other = text.replace("strategy=megatron", "strategy=fsdp2")
+    # a key named after nothing the run chose, and that no verl config has, does not exist
+    other = text.replace("'megatron'", "'megatrn'").replace(".megatron\n", ".megatrn\n")
     assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG005"
 
 
@@ -3034,3 +3035,28 @@ def test_a_packages_object_lacking_what_the_code_uses_is_that_packages_release(
 ) -> None:
     found = classify(message, "AttributeError")
     assert (found.code if found else None) == code
+
+
+def test_the_interpreters_own_objects_lacking_an_attribute_in_a_packages_code_is_that_packages_release() -> (
+    None
+):
+    message = "AttributeError: 'code' object has no attribute 'co_endlinetable'"
+    first = diagnose_text(_tb(message, f"{_SITE}/dill/_dill.py", "save_code"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV013", "medium") and "dill" in first.cause
+    # raised in the user's own script, it is that script's
+    assert not diagnose_text(_tb(message, "/home/me/tools/inspect_code.py", "main"), _CATALOG).findings
+
+
+def test_a_key_verl_reads_that_the_composed_config_lacks_is_a_missing_section() -> None:
+    text = _overrides("data.train_batch_size=8", "data=gsm8k_local") + (
+        "omegaconf.errors.ConfigAttributeError: Key 'dataloader_num_workers' is not in struct\n"
+        "    full_key: data.dataloader_num_workers\n"
+        "    object_type=dict\n"
+    )
+    assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG011"
+    # the run set that key (or one under it) itself: a key this verl does not have
+    own = text.replace("'data.train_batch_size=8'", "'data.dataloader_num_workers=4'")
+    assert diagnose_text(own, _CATALOG).findings[0].rule == "CFG005"
+    # a key no verl config has is misspelt wherever it came from
+    typo = text.replace("dataloader_num_workers", "dataloader_num_worker")
+    assert diagnose_text(typo, _CATALOG).findings[0].rule == "CFG005"

@@ -98,6 +98,11 @@ _REMOVED = lazy_compile(
     r"\b(?:has been|was|were|been) removed\b|\bno longer (?:supported|exists?|available)\b"
 )
 _QUOTED_NAME = lazy_compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
+# The interpreter's own objects and the attributes that change with Python's version.
+_INTERPRETER_ATTRIBUTE = lazy_compile(
+    r"^'(?:code|frame|function|generator|coroutine|traceback|cell)' object "
+    r"has no attribute '(?:co|f|gi|cr|tb|func)_\w+'"
+)
 _RULE_FOR_PATH = {"data": "CFG013", "model": "CFG017", "module": "CFG008", "checkpoint": "FLOW014"}
 # A Hub dataset's name (`namespace/name`), not a file: verl reads files, it does not download these.
 _HUB_NAME = lazy_compile(
@@ -796,6 +801,7 @@ class Analyzer:
             or self._removed_option_set(line, exc)
             or self._user_code_raised(line, exc)
             or self._optional_import_missing(line, exc)
+            or self._python_internals_changed(line, exc)
             or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
             or self._config_check(line, exc, own)
@@ -1057,6 +1063,25 @@ class Analyzer:
         where = raised.path[raised.path.rfind(f"/{package}/") + 1 :]
         basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"
         return self._credit(line, Fallback("ENV009", {}, basis))
+
+    def _python_internals_changed(self, line: Line, exc: ExceptionLine) -> bool:
+        """An AttributeError on one of the interpreter's own objects (a code object's `co_*`,
+        a frame's `f_*`), raised in an installed package's code (`'code' object has no attribute
+        'co_endlinetable'` in dill): that package's release was written for another Python."""
+        if exc.type != "AttributeError" or not _INTERPRETER_ATTRIBUTE.search(exc.message):
+            return False
+        raised = self._raising_frame(line)
+        if raised is None or raised.package in (None, "verl"):
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, pip_distribution
+
+        package = raised.package
+        basis = (
+            f"an AttributeError on the interpreter's own objects in {package}'s code: "
+            f"a {package} release for another Python"
+        )
+        groups = {"package": package, "pkg": pip_distribution(package), "module": package}
+        return self._credit(line, Fallback("ENV013", groups, basis))
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
         """A module no package of the stack is called that a user's file verl loads by path
@@ -1333,6 +1358,7 @@ class Analyzer:
         self._override_left_empty()
         self._deleted_section_read()
         self._section_a_choice_reads()
+        self._key_verl_reads_is_missing()
         self._interpolation_to_no_key()
         self._none_given()
         self._unknown_the_overrides_place()
@@ -1427,6 +1453,32 @@ class Analyzer:
             return
         del self.states["CFG005"]
         self._record(rule, state.first, state.first_conf, {"full_key": f"{section}.{leaf}", "chosen": chosen})
+
+    def _key_verl_reads_is_missing(self) -> None:
+        """`Key 'ray_init' is not in struct` for one of verl's own keys that the run did not set:
+        verl's code read it from a composed config that lacks it (another entry point's config
+        file, a config of another release, a custom yaml not built on verl's), so a section is
+        missing (CFG011). A key the run set itself stays an unknown key (CFG005)."""
+        state = self.states.get("CFG005")
+        if state is None or state.first is None or "is not in struct" not in state.first.text:
+            return
+        if self.context.override_line is None:
+            return  # without the run's overrides, whether it set the key itself is not known
+        key = self.groups_of(state).get("key", "")
+        # (a group chosen by name, `data=gsm8k_local`, sets no key below it)
+        if not key or any(
+            k == key or k.startswith(key + ".") or ("." in k and key.startswith(k + "."))
+            for k in self.context.overrides
+        ):
+            return
+        from verl_doctor.catalog.verl_keys import all_keys, entry_point_keys
+
+        known = all_keys() | entry_point_keys()
+        rule = self._rule_by_id("CFG011")
+        if rule is None or not (key in known or any(k.startswith(key + ".") for k in known)):
+            return
+        del self.states["CFG005"]
+        self._record(rule, state.first, state.first_conf, {"full_key": key})
 
     def _interpolation_to_no_key(self) -> None:
         """An interpolation to a key that no verl config has (`${data_dir}` written in a group

@@ -239,7 +239,8 @@ _RUNTIME_TYPES = frozenset(
 
 # A message that says which version is installed: a version mismatch, whatever else it asks.
 _VERSION_FOUND = lazy_compile(
-    r"\bbut (?:found|got|you have)\b|\binstalled (?:with )?version\b|\bfound version\b|"
+    r"\bbut (?:found|got|you have)\b|, found v?\d+(?:\.\d+)+\b|"
+    r"\binstalled (?:with )?version\b|\bfound version\b|"
     r"\bcurrent(?:ly)? (?:installed )?version\b|"
     r"\bversion (?:of \S+ )?(?:is|installed is) \d",
     re.I,
@@ -271,6 +272,9 @@ _VERSION_NEEDED = lazy_compile(
     # `FlashInfer ReplaySSM requires a compatible flashinfer-python package`
     r"|\b(?:requires?|needs?) an? compatible [`'\"]?(?P<u>[A-Za-z][\w-]*)[`'\"]? "
     r"(?:package|library|version|release)"
+    # `pyarrow requires NumPy 2.0 or newer, found 1.26.4`
+    r"|\b(?:requires?|needs?) (?P<r>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+\+? "
+    r"(?:or|and) (?:higher|later|newer|above)\b"
     r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "
     r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
@@ -960,6 +964,9 @@ _RECEIVED = lazy_compile(
     r"^(?:\[[\w.-]+\] )?invalid [a-z][\w -]{0,40}: ",
     re.I,
 )
+_INCOMPATIBLE = lazy_compile(
+    r"\b(?:incompatible|not compatible|cannot be (?:used|combined|enabled) together) with\b", re.I
+)
 _DIVIDE = lazy_compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
@@ -1370,7 +1377,14 @@ def _config_check(
         or _COUNT_LEFT_AT_ZERO.search(message)
     ):
         code = "CFG011"
-    elif batches.search(message) and _ORDERED.search(message) and not _MODEL_PARALLEL.search(message):
+    elif (
+        batches.search(message)
+        and _ORDERED.search(message)
+        and not _MODEL_PARALLEL.search(message)
+        # (another library's own batches, vLLM's micro-batches of dual-batch overlap, are its
+        # settings; verl's batch sizes are verl's arithmetic)
+        and (package == "verl" or any("batch" in o for o in options))
+    ):
         code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
     elif _DIVIDE.search(message):
         # Batches split over ranks are batch arithmetic; ranks split over nodes or a model split
@@ -1380,7 +1394,13 @@ def _config_check(
         else:
             code = "CFG010" if _PARALLEL.search(message) else "CFG014"
     elif not _CONDITIONED_OPTION.search(message) and (
-        (sizes_compared and not _OTHER_OPTION_VALUE.search(message))
+        (
+            sizes_compared
+            and not _OTHER_OPTION_VALUE.search(message)
+            # `--prefill-only-disable-kv-cache is incompatible with --attn-cp-size > 1`: the other
+            # setting is what is refused beside the split
+            and not (_INCOMPATIBLE.search(message) and _another_setting_named(message))
+        )
         or (parallel_sizes and not _another_setting_named(message))
     ):
         code = "CFG010"
