@@ -151,3 +151,23 @@ def test_dropping_segments_without_a_literal_changes_no_finding(line: str) -> No
     """The whole catalog, with and without the early drop: the same findings."""
     data = ("\n".join([HEALTHY.format(i) for i in range(5)] + [line, HEALTHY.format(6)]) + "\n").encode()
     assert _findings(data, early_drop=True) == _findings(data, early_drop=False)
+
+
+def test_literals_looked_up_directly_or_by_the_automaton_are_the_same() -> None:
+    catalog = load_catalog()
+    lines = [
+        line
+        for rule in catalog.rules
+        for example in rule.examples_match[:2]
+        for line in example.splitlines()
+        if line.strip()
+    ][:200]
+    searcher = prefilter.LineSearcher(catalog.literals)
+    direct = [searcher.present(t) for t in lines[: searcher._DIRECT_LOOKUPS]]
+    assert searcher._ac is None or not prefilter._use_rust()  # looked up one by one so far
+    assert any(direct)
+    for text in lines:  # enough lookups for the automaton to be built
+        searcher.present(text)
+    assert searcher._ac is not None or not prefilter._use_rust()
+    assert [searcher.present(t) for t in lines[: searcher._DIRECT_LOOKUPS]] == direct
+    assert [searcher.any(t) for t in lines] == [bool(searcher.present(t)) for t in lines]

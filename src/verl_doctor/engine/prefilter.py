@@ -122,12 +122,23 @@ class BlockSearcher:
 class LineSearcher:
     """Indexes of the literals that occur in a text line."""
 
+    # Building the automaton over the catalog's literals takes a few milliseconds, as long as
+    # looking for each literal in about 30 lines one by one: a paste of a traceback, whose few
+    # candidate lines are looked through directly, is answered without building it.
+    _DIRECT_LOOKUPS = 16
+
     def __init__(self, literals: Sequence[str]) -> None:
         self.literals = list(literals)
         self._ac: Any = None
-        if _use_rust() and self.literals:
-            self._ac = _ac.AhoCorasick(self.literals, matchkind=_ac.MatchKind.Standard)
+        self._lookups = 0 if _use_rust() and self.literals else -1  # -1: never build one
         self._digit_literals: LineSearcher | None = None  # built when first needed
+
+    def _automaton(self) -> Any:
+        if self._ac is None and self._lookups >= 0:
+            self._lookups += 1
+            if self._lookups > self._DIRECT_LOOKUPS:
+                self._ac = _ac.AhoCorasick(self.literals, matchkind=_ac.MatchKind.Standard)
+        return self._ac
 
     def masks_safely(self, text: str) -> bool:
         """True when every text alike but for its digits holds the same literals as `text`."""
@@ -140,11 +151,13 @@ class LineSearcher:
         return not self._digit_literals.any(mask_digits(text).decode())
 
     def any(self, text: str) -> bool:
-        if self._ac is not None:
-            return bool(self._ac.find_matches_as_indexes(text))
+        ac = self._automaton()
+        if ac is not None:
+            return bool(ac.find_matches_as_indexes(text))
         return any(lit in text for lit in self.literals)
 
     def present(self, text: str) -> set[int]:
-        if self._ac is not None:
-            return {i for i, _, _ in self._ac.find_matches_as_indexes(text, overlapping=True)}
+        ac = self._automaton()
+        if ac is not None:
+            return {i for i, _, _ in ac.find_matches_as_indexes(text, overlapping=True)}
         return {i for i, lit in enumerate(self.literals) if lit in text}
