@@ -78,6 +78,21 @@ def variant_keys() -> frozenset[str]:
     return frozenset(out)
 
 
+@cache
+def _keys_and_sections() -> frozenset[str]:
+    out: set[str] = set()
+    for key in all_keys() | entry_point_keys() | variant_keys():
+        parts = key.split(".")
+        out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return frozenset(out)
+
+
+def known(key: str) -> bool:
+    """Whether some verl config (the trainer's, another entry point's, an asynchronous trainer's,
+    in any shipped release) has `key`, as a value or as a section (`ray_init`)."""
+    return key.lstrip("+~") in _keys_and_sections()
+
+
 def version_for(verl_version: str | None) -> str:
     """The shipped key list closest to a verl version (newest at or below it), else head."""
     v = parse(verl_version) if verl_version else None

@@ -210,7 +210,7 @@ def check_interpolations(config: Config) -> list[Issue]:
                 Issue(
                     # (explain reads the same: to one of verl's keys of another release, a section
                     # missing; to a key no verl config has, the ${...} written wrong)
-                    code="CFG011" if hydra_keys.exists(str(exc)) else "CFG016",
+                    code="CFG011" if hydra_keys.known(str(exc)) else "CFG016",
                     override=o.text,
                     why=f"the interpolation in `{o.text}` points at `{exc}`, which is not a config key "
                     f"(OmegaConf: Interpolation key '{exc}' not found)",

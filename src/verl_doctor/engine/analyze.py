@@ -1448,11 +1448,8 @@ class Analyzer:
             ),
             None,
         )
-        rule = self._rule_by_id("CFG011")
-        if chosen is None or rule is None:
-            return
-        del self.states["CFG005"]
-        self._record(rule, state.first, state.first_conf, {"full_key": f"{section}.{leaf}", "chosen": chosen})
+        if chosen is not None:
+            self._answer_instead("CFG005", "CFG011", {"full_key": f"{section}.{leaf}", "chosen": chosen})
 
     def _key_verl_reads_is_missing(self) -> None:
         """`Key 'ray_init' is not in struct` for one of verl's own keys that the run did not set:
@@ -1471,14 +1468,10 @@ class Analyzer:
             for k in self.context.overrides
         ):
             return
-        from verl_doctor.catalog.verl_keys import all_keys, entry_point_keys
+        from verl_doctor.catalog.verl_keys import known
 
-        known = all_keys() | entry_point_keys()
-        rule = self._rule_by_id("CFG011")
-        if rule is None or not (key in known or any(k.startswith(key + ".") for k in known)):
-            return
-        del self.states["CFG005"]
-        self._record(rule, state.first, state.first_conf, {"full_key": key})
+        if known(key):
+            self._answer_instead("CFG005", "CFG011", {"full_key": key})
 
     def _interpolation_to_no_key(self) -> None:
         """An interpolation to a key that no verl config has (`${data_dir}` written in a group
@@ -1487,22 +1480,18 @@ class Analyzer:
         state = self.states.get("CFG011")
         if state is None or state.first is None or "Interpolation key '" not in state.first.text:
             return
-        from verl_doctor.catalog.verl_keys import entry_point_keys, exists, variant_keys
+        from verl_doctor.catalog.verl_keys import known
 
         key = self.groups_of(state).get("key", "")
-        rule = self._rule_by_id("CFG016")
-        if not key or rule is None or exists(key) or key in entry_point_keys() or key in variant_keys():
-            return
-        del self.states["CFG011"]
-        self._record(rule, state.first, state.first_conf, {"interpolation": key, "key": key})
+        if key and not known(key):
+            self._answer_instead("CFG011", "CFG016", {"interpolation": key, "key": key})
 
     def _none_given(self) -> None:
         """A config check that failed on a setting the run gave as `None`: Hydra's null is
         written `null`, and `None` is the text 'None', so verl sees a value where none was meant
         (`You have set both ... micro_batch_size AND ..._per_gpu` for `ppo_micro_batch_size=None`)."""
         nones = [k for k, v in self.context.overrides.items() if v.strip("'\"") in ("None", "none")]
-        rule = self._rule_by_id("CFG016")
-        if not nones or rule is None:
+        if not nones:
             return
         for code, state in list(self.states.items()):
             if state.first is None or state.rule.category != "config" or code == "CFG016":
@@ -1515,8 +1504,7 @@ class Analyzer:
                 # `actor_rollout_ref.actor.micro_batch_size`)
                 shortened = leaf.partition("_")[2]
                 if key in named or (section and shortened and f"{section}.{shortened}" in text):
-                    del self.states[code]
-                    self._record(rule, state.first, state.first_conf, {"none_value": key})
+                    self._answer_instead(code, "CFG016", {"none_value": key})
                     return
 
     def _override_left_empty(self) -> None:
@@ -1567,6 +1555,15 @@ class Analyzer:
             return False
         self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
         return True
+
+    def _answer_instead(self, found: str, code: str, groups: dict[str, str]) -> None:
+        """What the whole log shows replaces the answer of rule `found` with rule `code`'s, on
+        the same line and as sure (the run's overrides say what the message meant)."""
+        state, rule = self.states.get(found), self._rule_by_id(code)
+        if state is None or state.first is None or rule is None:
+            return
+        del self.states[found]
+        self._record(rule, state.first, state.first_conf, groups)
 
     def _rule_by_id(self, code: str) -> Rule | None:
         if self._rule_index is None:  # built when first asked: rules load lazily
