@@ -192,7 +192,11 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         if found:
             return found
     first, second = _version_required, _install_required
-    if exc_type in ("ImportError", "ModuleNotFoundError") and not _VERSION_FOUND.search(message):
+    if (
+        exc_type in ("ImportError", "ModuleNotFoundError")
+        and not _VERSION_FOUND.search(message)
+        and not _UPGRADE.search(message)
+    ):
         # An import that failed, asking for an install: the package is not there at all, even
         # when the message names the version it would need (`needs modelscope>=1.18.1, please install`).
         first, second = second, first
@@ -452,6 +456,9 @@ def _called_for_another_verl(message: str) -> Fallback | None:
     return None
 
 
+# An install that asks for a newer release (`Please install the latest version of torch`,
+# `pip install --upgrade torch`): the package is there, at another version.
+_UPGRADE = lazy_compile(r"\blatest version of\b|\b(?:pip3? install )?(?:--upgrade|-U)\b|\bupgrade\b", re.I)
 _TO_INSTALL = lazy_compile(r"\binstall|your version is|installed version", re.I)
 
 
