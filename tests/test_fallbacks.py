@@ -339,6 +339,12 @@ def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
         ),
         ("RuntimeError: this feature needs transformers>=4.56 (found 4.51.3)", "ENV010", "transformers"),
         ("ImportError: pyarrow requires NumPy 2.0 or newer, found 1.26.4", "ENV013", "numpy"),
+        (
+            "ImportError: Using fbgemm fp8 quantization requires torch > 2.1.0. Please install the latest "
+            "version of torch ( pip install --upgrade torch )",
+            "ENV013",
+            "torch",
+        ),
     ],
 )
 def test_a_message_naming_the_version_a_package_needs_is_a_version_mismatch(
