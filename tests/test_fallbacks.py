@@ -3066,3 +3066,15 @@ def test_a_key_verl_reads_that_the_composed_config_lacks_is_a_missing_section() 
     # a key no verl config has is misspelt wherever it came from
     typo = text.replace("dataloader_num_workers", "dataloader_num_worker")
     assert diagnose_text(typo, _CATALOG).findings[0].rule == "CFG005"
+
+
+def test_a_name_python_finds_in_another_case_is_the_name_written_wrong_not_a_release() -> None:
+    message = (
+        "AttributeError: module 'verl.interactions.gsm8k_interaction' has no attribute 'GSM8KInteraction'. "
+        "Did you mean: 'Gsm8kInteraction'?"
+    )
+    first = diagnose_text(_tb(message, "/opt/verl/verl/interactions/utils/interaction_registry.py"), _CATALOG)
+    assert first.findings[0].rule == "CFG008"
+    # a name the module lacks in any case is a release that lacks it
+    other = message.replace("Did you mean: 'Gsm8kInteraction'?", "Did you mean: 'Gsm8kInteractionV2'?")
+    assert diagnose_text(_tb(other), _CATALOG).findings[0].rule == "ENV005"

@@ -46,6 +46,7 @@ _OBJECT_NO_ATTRIBUTE = lazy_compile(
     r"^'(?P<module>[A-Za-z_]\w*(?:\.\w+)*)\.(?P<cls>[A-Z]\w*)' object has no attribute '(?P<name>\w+)'"
 )
 _EVERYDAY_PACKAGES = frozenset(("numpy", "torch", "builtins", "verl", "collections", "pathlib", "ray"))
+_CASE_ONLY = lazy_compile(r"has no attribute '(?P<asked>\w+)'\. Did you mean: '(?P<meant>(?i:(?P=asked)))'\?")
 _MUTABLE_DEFAULT = lazy_compile(
     r"mutable default <class '(?P<module>[A-Za-z_]\w*)(?:\.\w+)+'> for field \w+ is not allowed"
 )
@@ -146,6 +147,15 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
     if m and "partially initialized" not in message:
         return _version_mismatch(
             m["module"], m["name"], f"{an(exc_type or 'ImportError')} from {m['module']}"
+        )
+    m = _CASE_ONLY.search(message)
+    if m and exc_type == "AttributeError":
+        # Python suggests the same name in another case: a name (a class a config names) written
+        # with the wrong case, not a release that lacks it
+        return Fallback(
+            "CFG008",
+            {},
+            f"an AttributeError on {m['asked']} where Python suggests {m['meant']}: a name's case",
         )
     m = _NO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError" and "partially initialized" not in message:
