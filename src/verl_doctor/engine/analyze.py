@@ -1073,15 +1073,14 @@ class Analyzer:
         raised = self._raising_frame(line)
         if raised is None or raised.package in (None, "verl"):
             return False
-        from verl_doctor.engine.fallbacks import Fallback, pip_distribution
+        from verl_doctor.engine.fallbacks import version_mismatch
 
         package = raised.package
         basis = (
             f"an AttributeError on the interpreter's own objects in {package}'s code: "
             f"a {package} release for another Python"
         )
-        groups = {"package": package, "pkg": pip_distribution(package), "module": package}
-        return self._credit(line, Fallback("ENV013", groups, basis))
+        return self._credit(line, version_mismatch(package, None, basis))
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
         """A module no package of the stack is called that a user's file verl loads by path

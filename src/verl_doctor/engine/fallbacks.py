@@ -145,9 +145,7 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         return _missing_module(m["module"].rstrip("."))
     m = _CANNOT_IMPORT.search(message)
     if m and "partially initialized" not in message:
-        return _version_mismatch(
-            m["module"], m["name"], f"{an(exc_type or 'ImportError')} from {m['module']}"
-        )
+        return version_mismatch(m["module"], m["name"], f"{an(exc_type or 'ImportError')} from {m['module']}")
     m = _CASE_ONLY.search(message)
     if m and exc_type == "AttributeError":
         # Python suggests the same name in another case: a name (a class a config names) written
@@ -162,13 +160,13 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         module, name = m["module"] or m["module2"], m["name"] or m["name2"]
         top = module.split(".")[0]
         if top in _VERSION_RULES or top in pip_names():
-            return _version_mismatch(module, name, f"an AttributeError on module {module}")
+            return version_mismatch(module, name, f"an AttributeError on module {module}")
         return None
     m = _OBJECT_NO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError":
         top = m["module"].split(".")[0]
         if top not in _EVERYDAY_PACKAGES and (top in _VERSION_RULES or top in pip_names()):
-            return _version_mismatch(
+            return version_mismatch(
                 m["module"], m["name"], f"an AttributeError on a {m['module']}.{m['cls']} object"
             )
     m = _MUTABLE_DEFAULT.search(message)
@@ -176,7 +174,7 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         # Python 3.11's dataclasses refuse any unhashable default: a known package's release
         # written for an older Python (hydra-core 1.1 on 3.11) fails as it is imported. (A
         # `list` default, or a class of the user's own script, is their code.)
-        return _version_mismatch(
+        return version_mismatch(
             m["module"],
             None,
             f"{an(exc_type or 'ValueError')} from Python's dataclasses on a class of {m['module']}: "
@@ -499,7 +497,7 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
                 if m.group("y")
                 else f"naming the {package} version it needs"
             )
-            return _version_mismatch(package, None, f"{an(exc_type)} {said}")
+            return version_mismatch(package, None, f"{an(exc_type)} {said}")
     return None
 
 
@@ -643,14 +641,14 @@ def _missing_module(module: str) -> Fallback | None:
     if "." in module and module not in pip_names() and top not in _NAMESPACES:
         # The package is there but lacks a submodule: another version than the code expects.
         if top in _VERSION_RULES or top in pip_names():
-            return _version_mismatch(top, module, f"a ModuleNotFoundError for {module}")
+            return version_mismatch(top, module, f"a ModuleNotFoundError for {module}")
         return None  # most likely the user's own package; nothing general to say
     return Fallback(
         "ENV009", {"module": module, "pkg": pip_distribution(module)}, f"a ModuleNotFoundError for {module}"
     )
 
 
-def _version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
+def version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
     """`name`: the name the module lacks; None when the message names the version it needs."""
     top = module.split(".")[0]
     code = _VERSION_RULES.get(top, "ENV013")
@@ -1506,7 +1504,7 @@ def engine_result_changed(message: str, path: str, statement: str) -> Fallback |
     if not (_UNPACK.search(message) and m and call):
         return None
     engine = m["engine"] or m["vendored"]
-    return _version_mismatch(
+    return version_mismatch(
         engine,
         call["callee"],
         f"a ValueError unpacking what {call['callee']}() returned, in verl's {engine} rollout code",
@@ -1527,7 +1525,7 @@ def api_gone(exc_type: str, message: str, package: str) -> Fallback | None:
     m = _API_GONE.match(message.strip())
     if m is None or package not in _VERSION_RULES:
         return None
-    return _version_mismatch(
+    return version_mismatch(
         package, m["name"], f"{an(exc_type)} in which {package} says {m['name']} is no longer part of its API"
     )
 
