@@ -19,11 +19,15 @@ def _tb(
     path: str = "/opt/verl/verl/trainer/main_ppo.py",
     func: str = "run",
     statement: str = "something()",
+    caller: str = "",
 ) -> str:
-    """A worker's traceback: one frame, the source line Python printed for it, the exception."""
+    """A worker's traceback: one frame (below a frame of `caller` in the same file, when given),
+    the source line Python printed for it, the exception."""
+    above = f'(TaskRunner pid=3012)   File "{path}", line 40, in {caller}\n(TaskRunner pid=3012)     x()\n'
     return (
         "(TaskRunner pid=3012) Traceback (most recent call last):\n"
-        f'(TaskRunner pid=3012)   File "{path}", line 88, in {func}\n'
+        + (above if caller else "")
+        + f'(TaskRunner pid=3012)   File "{path}", line 88, in {func}\n'
         f"(TaskRunner pid=3012)     {statement}\n"
         f"(TaskRunner pid=3012) {last}\n"
     )
@@ -2166,7 +2170,7 @@ def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package
 
 
 @pytest.mark.parametrize(
-    ("message", "path", "func"),
+    ("message", "path", "func", "caller"),
     [
         # Ray sizing what ray_kwargs.ray_init asks for
         (
@@ -2175,6 +2179,7 @@ def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package
             "these settings with ray.init(memory=<bytes>, object_store_memory=<bytes>).",
             f"{_SITE}/ray/_private/resource_spec.py",
             "resolve",
+            "",
         ),
         # two of Ray's settings given one port
         (
@@ -2182,6 +2187,7 @@ def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package
             "other components.",
             f"{_SITE}/ray/_private/parameter.py",
             "update_pre_selected_port",
+            "",
         ),
         # an amount asked for beside the amount there is
         (
@@ -2189,11 +2195,12 @@ def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package
             "Please reduce the size of the hierarchical cache.",
             f"{_SITE}/sglang/srt/mem_cache/pool_host/base.py",
             "_allocate_host_buffer",
+            "__init__",  # (the host cache being built)
         ),
     ],
 )
-def test_settings_refused_for_what_the_machine_has(message: str, path: str, func: str) -> None:
-    first = diagnose_text(_tb(message, path, func, "raise ValueError("), _CATALOG).findings[0]
+def test_settings_refused_for_what_the_machine_has(message: str, path: str, func: str, caller: str) -> None:
+    first = diagnose_text(_tb(message, path, func, "raise ValueError(", caller), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
 
 
@@ -3078,3 +3085,104 @@ def test_a_name_python_finds_in_another_case_is_the_name_written_wrong_not_a_rel
     # a name the module lacks in any case is a release that lacks it
     other = message.replace("Did you mean: 'Gsm8kInteraction'?", "Did you mean: 'Gsm8kInteractionV2'?")
     assert diagnose_text(_tb(other), _CATALOG).findings[0].rule == "ENV005"
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "func"),
+    [
+        # a scheduler's step meeting a state of its own: the enum member is no option
+        (
+            "RuntimeError: Invalid request status: RequestStatus.FINISHED_ABORTED",
+            f"{_SITE}/vllm/v1/core/sched/scheduler.py",
+            "schedule",
+        ),
+        # an internal consistency check while a batch is prepared
+        (
+            "AssertionError: Expected 1536, got 1538",
+            f"{_SITE}/sglang/srt/managers/schedule_batch.py",
+            "prepare_encoder_info_extend",
+        ),
+        # a variable printed with its repr (`{recv_req=}`): its fields are no options
+        (
+            "ValueError: Unrecognized ExpertDistributionReq value: "
+            "recv_req=ExpertDistributionReq(action=<ExpertDistributionReqType.STOP_RECORD: 2>)",
+            f"{_SITE}/sglang/srt/managers/scheduler.py",
+            "expert_distribution_handle",
+        ),
+        # the library saying it found its own bug
+        (
+            "ValueError: max_cache_len is None but it should have been passed. Something went wrong, "
+            "please open an issue on GitHub with a reproducer: https://github.com/huggingface/peft/issues",
+            f"{_SITE}/peft/peft_model.py",
+            "get_prompt",
+        ),
+        # an object of the wrong class passed by the calling code
+        (
+            "ValueError: model must be a PeftModel",
+            f"{_SITE}/peft/tuners/lora/eva.py",
+            "initialize_lora_eva_weights",
+        ),
+    ],
+)
+def test_a_library_refusing_its_own_state_is_no_setting(message: str, path: str, func: str) -> None:
+    report = diagnose_text(_tb(message, path, func, "raise ValueError("), _CATALOG)
+    assert [f.rule for f in report.findings if f.rule.startswith("CFG")] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "func", "caller"),
+    [
+        # a name a setting gives, refused while the library loads it
+        (
+            "RuntimeError: Completion template qwen2.5-coder is not a built-in template name or a valid "
+            "completion template file path.",
+            f"{_SITE}/sglang/srt/managers/template_manager.py",
+            "load_completion_template",
+            "initialize_templates",
+        ),
+        # a feature refused beside another while an adapter is set up
+        (
+            "ValueError: Prefix tuning does not work with gradient checkpointing.",
+            f"{_SITE}/peft/peft_model.py",
+            "_setup_prompt_encoder",
+            "add_adapter",
+        ),
+        # a parameter's value refused in a function the constructor calls
+        (
+            "ValueError: `r` should be a positive integer value but the value passed is 0",
+            f"{_SITE}/peft/tuners/lora/layer.py",
+            "update_layer",
+            "__init__",
+        ),
+    ],
+)
+def test_a_library_refusing_a_value_while_it_starts_is_a_setting(
+    message: str, path: str, func: str, caller: str
+) -> None:
+    first = diagnose_text(_tb(message, path, func, "raise ValueError(", caller), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        (
+            "RuntimeError: Setting `recursive=True` to `unwrap_model` requires `accelerate` v0.29.0. "
+            "Please upgrade your version of accelerate",
+            "ENV013",
+        ),
+        (
+            "datasets.exceptions.DatasetNotFoundError: Revision 'v1.0' doesn't exist for dataset "
+            "'openai/gsm8k' on the Hub.",
+            "CFG013",
+        ),
+        (
+            "huggingface_hub.errors.NotASafetensorsRepoError: 'Qwen/Qwen2.5-7B' is not a safetensors repo. "
+            "Couldn't find 'model.safetensors.index.json' or 'model.safetensors' files.",
+            "CFG017",
+        ),
+    ],
+)
+def test_what_an_exception_says_by_its_class_or_its_pin(message: str, code: str) -> None:
+    first = diagnose_text(_tb(message, f"{_SITE}/somewhere/module.py", "load"), _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")

@@ -252,6 +252,7 @@ class Analyzer:
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
+        self._caller: dict[tuple[object, ...], str] = {}  # the function that called it
         self._own_frame: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame in no package
         self._answered_fps: set[str] = set()  # exceptions an analysis answered, by fingerprint
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
@@ -314,6 +315,7 @@ class Analyzer:
                     self._note_config_read(line, follow)
             if len(self._innermost) > MAX_WORKERS:
                 self._innermost.clear()
+                self._caller.clear()
                 self._own_frame.clear()
                 self._frame_follow.clear()
                 self._config_read.clear()
@@ -321,6 +323,16 @@ class Analyzer:
             # built the config class (vLLM's arg_utils) stays the innermost one.
             if "/pydantic" not in fr.path:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
+                before = self._innermost.get(line.worker.key())
+                # (a library's own caller: a user's `main` calling it is not the library starting)
+                if (
+                    before is not None
+                    and 0 <= line.number - before[0] <= _RAISED_WITHIN
+                    and before[1].package == fr.package
+                ):
+                    self._caller[line.worker.key()] = before[1].func
+                else:
+                    self._caller.pop(line.worker.key(), None)
                 self._innermost[line.worker.key()] = (ends, fr)
                 self._frame_follow[line.worker.key()] = follow
             if fr.package is None and not fr.path.startswith("<"):
@@ -1306,7 +1318,8 @@ class Analyzer:
             options = self._options_named(message if own is None else own, statement)
         else:
             options = _feature_options(message)
-        found = config_check(exc.type, message, last[1].path, last[1].func, options, package)
+        caller = self._caller.get(line.worker.key(), "")
+        found = config_check(exc.type, message, last[1].path, last[1].func, options, package, caller)
         return self._credit(line, found)
 
     def _note_config_read(self, line: Line, follow: str) -> None:
@@ -1321,15 +1334,24 @@ class Analyzer:
         value it does not know."""
         if statement.replace("()", "") != "raise NotImplementedError":
             return False
+        from verl_doctor.engine.fallbacks import Fallback
+
         read = self._config_read.get(line.worker.key())
         if read is None or not 0 <= line.number - read[0] <= FRAME_LOOKBACK:
-            return False
+            if frame.func != "__init__":
+                return False
+            # Raised by a constructor itself (older verl's RayPPOTrainer choosing by
+            # algorithm.adv_estimator): the end of a dispatch on a value it is built with.
+            where = frame.path[frame.path.rfind("/verl/") + 1 :]
+            basis = (
+                f"a bare NotImplementedError raised by verl's constructor in {where}: a value it "
+                "dispatches on that this verl release does not implement"
+            )
+            return self._credit(line, Fallback("CFG014", {}, basis))
         paths = [m.group("path") for m in _CONFIG_READ.finditer(read[1])]
         path = paths[-1]
         # The run's own overrides under that part of the config are the values it refused.
         options = [k for k in self.context.overrides if k == path or k.startswith(path + ".")] or [path]
-        from verl_doctor.engine.fallbacks import Fallback
-
         basis = (
             f"a bare NotImplementedError raised by verl in {frame.func}, called with {path} of the "
             f"config; it names {', '.join(options[:4])}"

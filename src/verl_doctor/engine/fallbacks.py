@@ -135,6 +135,13 @@ def envelope_class(inner: str) -> Fallback | None:
 
 
 _ARGPARSE_REFUSALS = frozenset(("ArgumentTypeError", "ArgumentError"))
+# Exception classes that say by themselves which path was wrong, whatever their words.
+_PATH_ERRORS = {
+    # huggingface_hub: a model repo (or folder) without safetensors weights (hf_api.py)
+    "NotASafetensorsRepoError": ("CFG017", "a model repository without safetensors weights"),
+    # datasets: a dataset repo, revision or config on the Hub that is not there (load.py)
+    "DatasetNotFoundError": ("CFG013", "a dataset that is not there"),
+}
 
 
 @lru_cache(maxsize=4096)  # a log repeats its exceptions on every rank and retry
@@ -182,6 +189,9 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         )
     if exc_type == "HFValidationError":
         return Fallback("CFG017", {}, "an HFValidationError (a path or name that is not a hub id)")
+    if exc_type in _PATH_ERRORS:
+        code, what = _PATH_ERRORS[exc_type]
+        return Fallback(code, {}, f"{an(exc_type)} ({what})")
     m = _NO_SUCH_FILE.search(message)
     if m and exc_type in ("FileNotFoundError", "OSError", "IOError"):
         path = m["path"]
@@ -292,6 +302,10 @@ _VERSION_NEEDED = lazy_compile(
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     # `The experimental `_owner` argument to `ray.put` has been removed in Ray 2.56.`
     r"|\b(?:removed|deprecated|dropped|renamed|changed) in (?P<y>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
+    # `requires `accelerate` v0.29.0. Please upgrade your version of accelerate`
+    r"|\brequires? [`'\"](?P<w>[A-Za-z][\w-]*)[`'\"] v?\d+(?:\.\d+)+"
+    r"|(?:upgrade|update|downgrade) (?:your )?(?:version|installation|install) of "
+    r"[`'\"]?(?P<v>[A-Za-z][\w-]*)"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
     re.I,
 )
@@ -485,6 +499,8 @@ def _version_required(message: str, exc_type: str) -> Fallback | None:
             or m.group("t")
             or m.group("u")
             or m.group("x")
+            or m.group("w")
+            or m.group("v")
         ):
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
@@ -862,6 +878,8 @@ _ENGINE_FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 _UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
+    r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
+    r"\bcan(?:not|'t) be used (?:with|together|when)\b|"
     # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`
     r"\bnot supports\b|\b(?:is|are) not support\b|"
     r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
@@ -897,6 +915,8 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
+    # an object of a class passed by the calling code (`model must be a PeftModel`)
+    r"\b(?:must|should) be an? (?:instance of )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
     # what a sample holds (an image's aspect ratio), not a setting
     r"\baspect ratio\b|"
     # Python refusing a call's arguments: one library calling another's function as another
@@ -910,6 +930,13 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
 # the user's code is unfinished, whatever setting chose that class.
 _IMPLEMENT_IT = lazy_compile(
     r"\b(?:inherit|subclass) (?:from )?(?:this|the) class\b|\bimplement (?:your|the|a) (?:own |custom )?\w+",
+    re.I,
+)
+# A check that says it found the library's own bug (`Something went wrong, please open an issue`):
+# no setting of the run is what it refuses.
+_INTERNAL_BUG = lazy_compile(
+    r"\b(?:open|file|report|raise) an? (?:new )?(?:github )?issue\b|\bplease report (?:this|it)\b|"
+    r"\bthis (?:should never|should not|shouldn't) happen|\bthis is a bug\b",
     re.I,
 )
 # A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
@@ -933,6 +960,19 @@ _SAMPLE_ROLES = lazy_compile(
     re.I,
 )
 _WORKER_ROLES = lazy_compile(r"\b(?:actor|rollout|critic|ref|actor_rollout)\b")
+# What comes before an enum's member or a module's value: `RequestStatus.`, `torch.`.
+_MEMBER_OF = lazy_compile(r"(?:\b[A-Z][A-Za-z0-9]*|\btorch|\bnumpy|\bnp)\.$")
+# A variable printed with its value's repr (an f-string's `{req=}`): `recv_req=ExpertDistributionReq(...)`
+# (one level of nested parentheses).
+_REPR_SHOWN = lazy_compile(r"\b[a-z]\w*=[A-Z]\w*\((?:[^()]|\([^()]*\))*\)")
+# Functions that build a library from its settings: constructors, loaders, set-up and launch code.
+_STARTUP_FUNC = lazy_compile(
+    r"^_*(?:init|post_init|setup|set_up|load|from_|create|build|launch|start|configure|initiali[sz]e|"
+    r"register|get_\w*config|main$)",
+    re.I,
+)
+# A library's entry points take the caller's arguments (vllm/entrypoints/llm.py, sglang's Engine).
+_ENTRY_POINT = lazy_compile(r"/entrypoints/")
 _NOT_AN_OPTION = frozenset(
     ("dict_keys", "dict_values", "__init__", "__call__", "state_dict", "from_pretrained")
 )
@@ -1014,6 +1054,7 @@ _COMPARED = lazy_compile(
     re.I,
 )
 _REFUSED = lazy_compile(
+    r"\bis not (?:an? )?(?:built-?in|known|registered|predefined)\b|\b(?:is|are) (?:zero|negative)$|"
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
@@ -1148,9 +1189,13 @@ def forgive_doubled_letters(message: str) -> str:
 
 def _names_an_option(message: str) -> bool:
     """Whether the message names an option the way code spells one (`kv_cache_dtype`,
-    `--max-model-len`, `VLLM_USE_V1`); a class name (`Qwen2_5_VLForCausalLM`) is none."""
+    `--max-model-len`, `VLLM_USE_V1`); a class name (`Qwen2_5_VLForCausalLM`), an enum's member
+    (`RequestStatus.FINISHED_ABORTED`) and a module's value (`torch.float8_e4m3fn`) are none."""
+    message = _REPR_SHOWN.sub(" ", message)
     return any(
-        t.group(0) not in _NOT_AN_OPTION and (t.group(0).islower() or t.group(0).isupper())
+        t.group(0) not in _NOT_AN_OPTION
+        and (t.group(0).islower() or t.group(0).isupper())
+        and not _MEMBER_OF.search(message, 0, t.start())
         for t in _OPTION_TOKEN.finditer(message)
     )
 
@@ -1162,9 +1207,10 @@ def config_check(
     func: str,
     options: list[str] | None = None,
     package: str | None = None,
+    caller: str = "",
 ) -> Fallback | None:
     """See `_config_check`; answered once for each exception a log repeats."""
-    return _config_check(exc_type, message, path, func, tuple(options or ()), package)
+    return _config_check(exc_type, message, path, func, tuple(options or ()), package, caller)
 
 
 @lru_cache(maxsize=4096)
@@ -1175,11 +1221,12 @@ def _config_check(
     func: str,
     options: tuple[str, ...] = (),
     package: str | None = None,
+    caller: str = "",
 ) -> Fallback | None:
     """The config code for an error a library of the stack raised while checking its settings,
     or None when the frame and message do not show such a check (`options`: verl's config
     options the message or the raising statement names; `package`: the package of the raising
-    frame)."""
+    frame; `caller`: the function that called the raising one, when the traceback shows it)."""
     p = path.replace("\\", "/")
     package = package or "verl"
     message = forgive_doubled_letters(message)
@@ -1187,6 +1234,7 @@ def _config_check(
         _FILE_DOES_NOT_PARSE.search(message)
         or _IMPLEMENT_IT.search(message)
         or _INSTALL_ADVICE.search(message)
+        or _INTERNAL_BUG.search(message)
     ):
         return None
     if package == "verl" and _CUSTOM_CODE_REFUSED.search(message):
@@ -1343,13 +1391,18 @@ def _config_check(
             in_settings_code = (
                 bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func)) or package in _SETTINGS_CODE_ONLY
             )
+            # A value refused with no setting named speaks of a setting only where the library is
+            # being built from its settings (a constructor, a loader, an entry point); raised while
+            # it runs (a scheduler's step, a batch being prepared) it is the library's own state.
             if not (
                 names_one
                 or parallel_sizes
                 or in_settings_code
                 or _IN_A_CONFIG.search(message)
-                or _VALUE_SHOWN.search(message)
-                or _UNSUPPORTED.search(message)
+                # (`worded` above: the message refuses something)
+                or _STARTUP_FUNC.search(func)
+                or _STARTUP_FUNC.search(caller)
+                or _ENTRY_POINT.search(p)
             ):
                 return None
     custom_file = _CUSTOM_FILE.search(message)
