@@ -3186,3 +3186,25 @@ def test_a_library_refusing_a_value_while_it_starts_is_a_setting(
 def test_what_an_exception_says_by_its_class_or_its_pin(message: str, code: str) -> None:
     first = diagnose_text(_tb(message, f"{_SITE}/somewhere/module.py", "load"), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == (code, "medium")
+
+
+@pytest.mark.parametrize(
+    ("kwarg", "code"),
+    [
+        ("max_samples", "ENV005"),  # verl's RLHFDataset gained it in 0.7: the class follows an older verl
+        ("data_files", "CFG008"),  # taken by every release's RLHFDataset: the class is simply another shape
+    ],
+)
+def test_a_custom_dataset_class_written_for_an_older_verl(kwarg: str, code: str) -> None:
+    log = (
+        "Error executing job with overrides: ['data.custom_cls.path=/home/u/my_dataset.py', "
+        "'data.custom_cls.name=HintDataset']\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/ppo/utils.py", line 129, in create_rl_dataset\n'
+        "    dataset = dataset_cls(\n"
+        f"TypeError: HintDataset.__init__() got an unexpected keyword argument '{kwarg}'\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+    if code == "ENV005":
+        assert "HintDataset" in first.cause and "0.7" in first.cause

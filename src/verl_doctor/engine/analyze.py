@@ -839,7 +839,13 @@ class Analyzer:
         arguments verl's contract passes it."""
         if exc.type != "TypeError":
             return False
-        from verl_doctor.engine.fallbacks import USER_CONTRACT, Fallback, called_function
+        from verl_doctor.engine.fallbacks import (
+            DATASET_ARGS_SINCE,
+            USER_CONTRACT,
+            Fallback,
+            called_function,
+            unexpected_keyword,
+        )
 
         callee = called_function(exc.message)
         if callee is None:
@@ -852,6 +858,17 @@ class Analyzer:
         key = next((named[p] for p in parts if p in named), None)
         if key is not None and "custom_cls" in key:
             cls = next(p for p in parts if p in named)
+            call = unexpected_keyword(exc.message)
+            since = DATASET_ARGS_SINCE.get(call[1]) if call else None
+            if call and since:
+                # an argument verl's own dataset class gained in a later release: the class was
+                # written against an older verl's RLHFDataset
+                basis = (
+                    f"a TypeError building the custom class {cls} ({key}) with {call[1]}, an argument "
+                    f"verl's dataset classes take since {since}"
+                )
+                groups = {"older_class": cls, "kwarg": call[1], "since": since}
+                return self._credit(line, Fallback("ENV005", groups, basis))
             basis = f"a TypeError building the custom class {cls} ({key}) with the arguments verl passes it"
             return self._credit(line, Fallback("CFG008", {"constructed": cls}, basis))
         name = parts[-1]
@@ -1318,8 +1335,8 @@ class Analyzer:
             options = self._options_named(message if own is None else own, statement)
         else:
             options = _feature_options(message)
-        caller = self._caller.get(line.worker.key(), "")
-        found = config_check(exc.type, message, last[1].path, last[1].func, options, package, caller)
+        called_by = self._caller.get(line.worker.key(), "")
+        found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
         return self._credit(line, found)
 
     def _note_config_read(self, line: Line, follow: str) -> None:

@@ -406,6 +406,9 @@ _CALL_MISMATCH = lazy_compile(
 )
 # verl calls these user functions by its own contract: a mismatch is the user's signature.
 USER_CONTRACT = frozenset(("compute_score",))
+# Arguments verl builds a custom dataset class with that its own RLHFDataset gained in a release
+# (verl/utils/dataset/rl_dataset.py; passed by create_rl_dataset with data.train_max_samples).
+DATASET_ARGS_SINCE = {"max_samples": "0.7"}
 _names: dict[str, frozenset[str]] = {}
 
 
