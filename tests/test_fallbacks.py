@@ -3147,6 +3147,13 @@ def test_a_library_refusing_its_own_state_is_no_setting(message: str, path: str,
             "_setup_prompt_encoder",
             "add_adapter",
         ),
+        # a feature refused unless another setting is given, in the engine's config check
+        (
+            "ValueError: Unable to use nsight profiling unless workers run with Ray.",
+            f"{_SITE}/vllm/config.py",
+            "_verify_args",
+            "__post_init__",
+        ),
         # a parameter's value refused in a function the constructor calls
         (
             "ValueError: `r` should be a positive integer value but the value passed is 0",

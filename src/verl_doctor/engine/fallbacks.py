@@ -1058,6 +1058,8 @@ _COMPARED = lazy_compile(
 )
 _REFUSED = lazy_compile(
     r"\bis not (?:an? )?(?:built-?in|known|registered|predefined)\b|\b(?:is|are) (?:zero|negative)$|"
+    # a feature refused without another setting: `Unable to use nsight profiling unless workers run with Ray`
+    r"\b(?:unable to|cannot|can't) use\b[^.]{0,80}\bunless\b|"
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
@@ -1237,7 +1239,8 @@ def _config_check(
         _FILE_DOES_NOT_PARSE.search(message)
         or _IMPLEMENT_IT.search(message)
         or _INSTALL_ADVICE.search(message)
-        or _INTERNAL_BUG.search(message)
+        # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
+        or (_INTERNAL_BUG.search(message) and not _UNSUPPORTED.search(message))
     ):
         return None
     if package == "verl" and _CUSTOM_CODE_REFUSED.search(message):
