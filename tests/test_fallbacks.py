@@ -3215,3 +3215,20 @@ def test_a_custom_dataset_class_written_for_an_older_verl(kwarg: str, code: str)
     assert (first.rule, first.confidence) == (code, "medium")
     if code == "ENV005":
         assert "HintDataset" in first.cause and "0.7" in first.cause
+
+
+def test_a_target_the_run_misspelt_is_a_typo_not_another_release() -> None:
+    log = (
+        "Error executing job with overrides: ['actor_rollout_ref.actor._target_="
+        "verl.workers.config.FSDPActorConfg']\n"
+        "Error locating target 'verl.workers.config.FSDPActorConfg', set env var HYDRA_FULL_ERROR=1 "
+        "to see chained exception.\nfull_key: actor_rollout_ref.actor\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "FSDPActorConfig" in first.cause
+    assert "actor_rollout_ref.actor._target_=verl.workers.config.FSDPActorConfig" in [
+        c for step in first.fixes for c in step.commands
+    ]
+    # a class of another release (not one letter from a name verl has) stays a version mismatch
+    other = log.replace("FSDPActorConfg", "FSDPEngineConfigV2")
+    assert diagnose_text(other, _CATALOG).findings[0].rule == "ENV005"

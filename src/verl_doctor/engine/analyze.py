@@ -252,7 +252,7 @@ class Analyzer:
         self.sources_order: list[str] = []
         self._rule_index: dict[str, Rule] | None = None  # built on first fallback: rules load lazily
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
-        self._caller: dict[tuple[object, ...], str] = {}  # the function that called it
+        self._caller: dict[tuple[object, ...], tuple[str, ...]] = {}  # the functions that called it
         self._own_frame: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame in no package
         self._answered_fps: set[str] = set()  # exceptions an analysis answered, by fingerprint
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
@@ -324,13 +324,15 @@ class Analyzer:
             if "/pydantic" not in fr.path:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
                 before = self._innermost.get(line.worker.key())
-                # (a library's own caller: a user's `main` calling it is not the library starting)
+                # (the library's own callers, nearest last: a user's `main` calling it is not the
+                # library starting)
                 if (
                     before is not None
                     and 0 <= line.number - before[0] <= _RAISED_WITHIN
                     and before[1].package == fr.package
                 ):
-                    self._caller[line.worker.key()] = before[1].func
+                    callers = self._caller.get(line.worker.key(), ())
+                    self._caller[line.worker.key()] = (*callers[-(_CALLERS_KEPT - 1) :], before[1].func)
                 else:
                     self._caller.pop(line.worker.key(), None)
                 self._innermost[line.worker.key()] = (ends, fr)
@@ -1335,7 +1337,7 @@ class Analyzer:
             options = self._options_named(message if own is None else own, statement)
         else:
             options = _feature_options(message)
-        called_by = self._caller.get(line.worker.key(), "")
+        called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
         return self._credit(line, found)
 
@@ -1399,6 +1401,7 @@ class Analyzer:
         self._key_verl_reads_is_missing()
         self._interpolation_to_no_key()
         self._none_given()
+        self._misspelt_target()
         self._unknown_the_overrides_place()
         if self.states or self._unknown or not self._echoes:
             return
@@ -1545,6 +1548,37 @@ class Analyzer:
                     self._answer_instead(code, "CFG016", {"none_value": key})
                     return
 
+    def _misspelt_target(self) -> None:
+        """A `_target_` the run set to a verl class that no release of verl has, one letter or two
+        from one that does (`verl.workers.config.FSDPActorConfg`): a typo, not another release."""
+        state = self.states.get("ENV005")
+        if state is None or state.first is None:
+            return
+        target = self.groups_of(state).get("module", "")
+        keys = [
+            k
+            for k, v in self.context.overrides.items()
+            if k.endswith("_target_") and v.strip("'\"") == target
+        ]
+        if not keys or "." not in target:
+            return
+        from difflib import get_close_matches
+
+        from verl_doctor.engine.fallbacks import verl_names
+
+        module, _, name = target.rpartition(".")
+        names = verl_names()
+        meant = get_close_matches(name, names, n=1, cutoff=0.85) if name not in names else []
+        # (a name with a part added, `FSDPEngineConfigV2`, is a class of another release)
+        if meant and not (name.startswith(meant[0]) or meant[0].startswith(name)):
+            groups = {
+                "misspelt_target": target,
+                "meant": meant[0],
+                "target_key": keys[0].lstrip("+"),
+                "meant_path": f"{module}.{meant[0]}",
+            }
+            self._answer_instead("ENV005", "CFG014", groups)
+
     def _override_left_empty(self) -> None:
         """A run that failed with an error no rule knows, one of its overrides given no value
         (`actor_rollout_ref.model.path=`, a shell variable that was never set): verl then reads
@@ -1611,6 +1645,9 @@ class Analyzer:
     # ------------------------------------------------------------------ report
 
 
+# How many of a library's own callers of a raising function are kept (its set-up code may be a
+# few calls up: _check_and_adjust_attn_implementation > get_correct_attn_implementation > ...).
+_CALLERS_KEPT = 4
 # A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
 _FEATURE_REFUSED = lazy_compile(
     r"\b(?:(?:does(?: not|n't)|do(?: not|n't)|cannot) support|(?:is|are) not compatible with) "

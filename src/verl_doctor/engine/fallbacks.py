@@ -972,7 +972,7 @@ _REPR_SHOWN = lazy_compile(r"\b[a-z]\w*=[A-Z]\w*\((?:[^()]|\([^()]*\))*\)")
 _STARTUP_FUNC = lazy_compile(
     r"^_*(?:init|post_init|setup|set_up|load|from_|create|build|launch|start|configure|initiali[sz]e|"
     r"register|get_\w*config|main$)",
-    re.I,
+    re.I | re.M,
 )
 # A library's entry points take the caller's arguments (vllm/entrypoints/llm.py, sglang's Engine).
 _ENTRY_POINT = lazy_compile(r"/entrypoints/")
@@ -1231,7 +1231,8 @@ def _config_check(
     """The config code for an error a library of the stack raised while checking its settings,
     or None when the frame and message do not show such a check (`options`: verl's config
     options the message or the raising statement names; `package`: the package of the raising
-    frame; `caller`: the function that called the raising one, when the traceback shows it)."""
+    frame; `caller`: the functions of the same package that called the raising one, one a line,
+    when the traceback shows them)."""
     p = path.replace("\\", "/")
     package = package or "verl"
     message = forgive_doubled_letters(message)
@@ -1395,7 +1396,8 @@ def _config_check(
             # check_* function, the part of Ray that checks what ray_init passes, torchrun's
             # launcher) a refusal is about a setting even when it names none the way code would.
             in_settings_code = (
-                bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func)) or package in _SETTINGS_CODE_ONLY
+                bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func) or _CONFIG_FUNC.search(caller))
+                or package in _SETTINGS_CODE_ONLY
             )
             # A value refused with no setting named speaks of a setting only where the library is
             # being built from its settings (a constructor, a loader, an entry point); raised while
