@@ -3232,3 +3232,20 @@ def test_a_target_the_run_misspelt_is_a_typo_not_another_release() -> None:
     # a class of another release (not one letter from a name verl has) stays a version mismatch
     other = log.replace("FSDPActorConfg", "FSDPEngineConfigV2")
     assert diagnose_text(other, _CATALOG).findings[0].rule == "ENV005"
+
+
+def test_a_hydra_build_key_the_run_set_is_the_value_refused() -> None:
+    log = (
+        "Error executing job with overrides: ['actor_rollout_ref.actor.optim._target_=torch.optim.AdamW']\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.11/site-packages/hydra/_internal/instantiate/_instantiate2.py", line 92, '
+        "in _call_target\n"
+        "    return _target_(*args, **kwargs)\n"
+        "TypeError: AdamW.__init__() got an unexpected keyword argument 'optimizer'\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "actor_rollout_ref.actor.optim._target_" in first.cause
+    # without that override the same error is not put on a setting
+    other = log.replace("actor_rollout_ref.actor.optim._target_=torch.optim.AdamW", "trainer.nnodes=1")
+    assert "CFG014" not in [f.rule for f in diagnose_text(other, _CATALOG).findings]

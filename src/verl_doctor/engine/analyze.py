@@ -1403,6 +1403,7 @@ class Analyzer:
         self._none_given()
         self._misspelt_target()
         self._unknown_the_overrides_place()
+        self._instantiate_key_set()
         if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class
@@ -1431,6 +1432,25 @@ class Analyzer:
             ):
                 del self._unknown[fp]
                 self._answered_fps.add(fp)
+
+    def _instantiate_key_set(self) -> None:
+        """A run that failed with an error no rule knows after it set one of the keys Hydra reads
+        to build a part of the config into verl's class (`actor.optim._target_=torch.optim.AdamW`,
+        `+actor_rollout_ref.actor._recursive_=false`): that part is then built by another class,
+        or from unbuilt parts, and fails in whatever reads it."""
+        line = self.context.override_line
+        if self.states or not self._unknown or line is None:
+            return
+        keys = [
+            k.lstrip("+~")
+            for k in self.context.overrides
+            if k.rpartition(".")[2] in _INSTANTIATE_KEYS and k not in self.context.deleted
+        ]
+        rule = self._rule_by_id("CFG014")
+        if keys and rule is not None:
+            first = min(self._unknown.values(), key=lambda u: u.line.number).line
+            basis = f"an error no rule knows after the run set {keys[0]}, a key Hydra builds the config by"
+            self._record(rule, first, "medium", {"instantiate_key": keys[0]}, basis=basis)
 
     def _checkpoint_given_as_model(self) -> None:
         """A run that failed with its model path set to a verl training checkpoint's actor or
@@ -1645,6 +1665,8 @@ class Analyzer:
     # ------------------------------------------------------------------ report
 
 
+# The keys Hydra's instantiate reads in a config node (hydra/_internal/instantiate/_instantiate2.py).
+_INSTANTIATE_KEYS = frozenset(("_target_", "_recursive_", "_partial_", "_convert_", "_args_"))
 # How many of a library's own callers of a raising function are kept (its set-up code may be a
 # few calls up: _check_and_adjust_attn_implementation > get_correct_attn_implementation > ...).
 _CALLERS_KEPT = 4
