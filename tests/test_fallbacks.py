@@ -3116,6 +3116,12 @@ def test_a_name_python_finds_in_another_case_is_the_name_written_wrong_not_a_rel
             f"{_SITE}/peft/peft_model.py",
             "get_prompt",
         ),
+        # a native call's return code checked by a function named in capitals
+        (
+            "RuntimeError: CUDART error: invalid argument",
+            f"{_SITE}/vllm/distributed/device_communicators/cuda_wrapper.py",
+            "CUDART_CHECK",
+        ),
         # an object of the wrong class passed by the calling code
         (
             "ValueError: model must be a PeftModel",

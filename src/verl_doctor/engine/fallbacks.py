@@ -1395,8 +1395,10 @@ def _config_check(
             # In a library's own settings code (server_args.py, a config's __post_init__, a
             # check_* function, the part of Ray that checks what ray_init passes, torchrun's
             # launcher) a refusal is about a setting even when it names none the way code would.
+            # (a function named in capitals, `CUDART_CHECK`, checks a native call's return code)
+            checks = _CONFIG_FUNC.search(func) and not func.isupper()
             in_settings_code = (
-                bool(_CONFIG_PATH.search(p) or _CONFIG_FUNC.search(func) or _CONFIG_FUNC.search(caller))
+                bool(_CONFIG_PATH.search(p) or checks or _CONFIG_FUNC.search(caller))
                 or package in _SETTINGS_CODE_ONLY
             )
             # A value refused with no setting named speaks of a setting only where the library is
