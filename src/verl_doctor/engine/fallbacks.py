@@ -9,7 +9,8 @@ failure by mechanism, for the wordings no rule has seen:
   the installed P is another version than the code needs (verl ENV005, vLLM/SGLang ENV004,
   transformers ENV010, the Megatron stack ENV008, any other package ENV013);
 - `FileNotFoundError` on a data file or on a model's files: CFG013 / CFG017;
-- `HFValidationError` (a path passed where a hub id is expected): CFG017.
+- exception classes that name the path at fault by themselves: `HFValidationError` (a path passed
+  where a hub id is expected) and `NotASafetensorsRepoError`, CFG017; `DatasetNotFoundError`, CFG013.
 
 - an `AssertionError`/`ValueError`/... raised by verl's own config validation: a config error,
   CFG011 (a value that must be set), CFG004 (batch sizes that must divide), CFG010 (parallel
@@ -137,6 +138,8 @@ def envelope_class(inner: str) -> Fallback | None:
 _ARGPARSE_REFUSALS = frozenset(("ArgumentTypeError", "ArgumentError"))
 # Exception classes that say by themselves which path was wrong, whatever their words.
 _PATH_ERRORS = {
+    # huggingface_hub: a path or name given where a hub id is expected (utils/_validators.py)
+    "HFValidationError": ("CFG017", "a path or name that is not a hub id"),
     # huggingface_hub: a model repo (or folder) without safetensors weights (hf_api.py)
     "NotASafetensorsRepoError": ("CFG017", "a model repository without safetensors weights"),
     # datasets: a dataset repo, revision or config on the Hub that is not there (load.py)
@@ -187,8 +190,6 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
             f"{an(exc_type or 'ValueError')} from Python's dataclasses on a class of {m['module']}: "
             "a release older than this Python",
         )
-    if exc_type == "HFValidationError":
-        return Fallback("CFG017", {}, "an HFValidationError (a path or name that is not a hub id)")
     if exc_type in _PATH_ERRORS:
         code, what = _PATH_ERRORS[exc_type]
         return Fallback(code, {}, f"{an(exc_type)} ({what})")
