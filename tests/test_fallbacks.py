@@ -3255,3 +3255,174 @@ def test_a_hydra_build_key_the_run_set_is_the_value_refused() -> None:
     # without that override the same error is not put on a setting
     other = log.replace("actor_rollout_ref.actor.optim._target_=torch.optim.AdamW", "trainer.nnodes=1")
     assert "CFG014" not in [f.rule for f in diagnose_text(other, _CATALOG).findings]
+
+
+def _frames(*frames: tuple[str, str, str], last: str, prefix: str = "") -> str:
+    """A traceback of the given (path, function, source line) frames, outermost first."""
+    lines = [f"{prefix}Traceback (most recent call last):"]
+    for n, (path, func, code) in enumerate(frames):
+        lines += [f'{prefix}  File "{path}", line {40 + n}, in {func}', f"{prefix}    {code}"]
+    return "\n".join([*lines, f"{prefix}{last}"]) + "\n"
+
+
+_SITE = "/usr/local/lib/python3.11/site-packages"
+
+
+def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_scripts_doing() -> None:
+    refusal = (f"{_SITE}/peft/peft_model.py", "_setup_prompt_encoder", "raise ValueError(msg)")
+    called = (
+        ("/workspace/scripts/tune.py", "main", "model.add_adapter(name, config)"),
+        (f"{_SITE}/peft/peft_model.py", "add_adapter", "self._setup_prompt_encoder(adapter_name)"),
+        refusal,
+    )
+    last = "ValueError: Prefix tuning does not work with gradient checkpointing."
+    assert [f.rule for f in diagnose_text(_frames(*called, last=last), _CATALOG).findings] == []
+    # the same refusal while the script builds the library from its settings is a setting
+    built = (
+        ("/workspace/scripts/train.py", "main", "model = get_peft_model(model, config)"),
+        (f"{_SITE}/peft/mapping_func.py", "get_peft_model", "return PeftModel(model, config)"),
+        (f"{_SITE}/peft/peft_model.py", "add_adapter", "self._setup_prompt_encoder(adapter_name)"),
+        refusal,
+    )
+    assert diagnose_text(_frames(*built, last=last), _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_what_verl_refuses_from_code_plugged_into_it_is_not_a_setting() -> None:
+    log = _frames(
+        ("/opt/verl/verl/workers/engine/fsdp/transformer_impl.py", "forward_step", "loss = loss_function("),
+        ("/workspace/my_losses/kl_loss.py", "compute", "m = Metric(value=kl, aggregation=None)"),
+        (
+            "/opt/verl/verl/utils/metric/utils.py",
+            "__init__",
+            'raise ValueError(f"Unsupported aggregation type")',
+        ),
+        last="ValueError: Unsupported aggregation type: None",
+        prefix="(WorkerDict pid=2345, ip=10.0.0.3) ",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+def test_a_packages_console_script_is_not_the_users_code() -> None:
+    log = _frames(
+        ("/usr/local/bin/torchrun", "<module>", "sys.exit(main())"),
+        (f"{_SITE}/torch/distributed/elastic/multiprocessing/errors/__init__.py", "wrapper", "return f(*a)"),
+        (f"{_SITE}/torch/distributed/run.py", "config_from_args", "rdzv_configs = _parse_rendezvous_config("),
+        (
+            f"{_SITE}/torch/distributed/elastic/rendezvous/utils.py",
+            "_parse_rendezvous_config",
+            "raise ValueError(",
+        ),
+        last="ValueError: The rendezvous configuration option 'timeout' must have a value specified.",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG011"
+
+
+@pytest.mark.parametrize(
+    ("path", "package"),
+    [
+        ("/workspace/recipe/my_loss.py", None),  # a user's own folder called recipe
+        ("/home/u/verl/recipe/dapo/dapo_ray_trainer.py", "verl"),  # one of verl's recipes
+    ],
+)
+def test_only_a_recipe_in_its_own_folder_is_verls(path: str, package: str | None) -> None:
+    from verl_doctor.engine.line_kinds import package_of
+
+    assert package_of(path) == package
+
+
+def test_a_module_verl_imports_by_a_configured_name_is_the_users_module() -> None:
+    log = _frames(
+        ("/opt/verl/verl/trainer/main_ppo.py", "init_agent_loop_manager", "cls = load_class_from_fqn(fqn)"),
+        (
+            "/opt/verl/verl/utils/import_utils.py",
+            "load_class_from_fqn",
+            "module = importlib.import_module(p)",
+        ),
+        ("<frozen importlib._bootstrap>", "_find_and_load_unlocked", ""),
+        last="ModuleNotFoundError: No module named 'my_agent_pkg'",
+        prefix="(TaskRunner pid=1111) ",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG008" and "my_agent_pkg" in first.cause
+    # a known package missing under the same loader is still a dependency to install
+    other = log.replace("my_agent_pkg", "math_verify")
+    assert diagnose_text(other, _CATALOG).findings[0].rule == "ENV009"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        # counts the code compared, no option named: its own bookkeeping
+        (
+            "RuntimeError: router replay produced fewer route tensors than scheduled samples: need 64, got 48",
+            None,
+        ),
+        # the same shape naming an option is a setting
+        ("ValueError: ppo_epochs must divide the number of steps, got 3", "CFG014"),
+        # an object of a module's class, or a method, passed where a value goes: the calling code's
+        ("AssertionError: override_config_kwargs must be a dict, got <class 'torch.Tensor'>", None),
+        ("RuntimeError: `url` must be a string. <class 'method'>: <bound method PurePath.as_uri of x>", None),
+    ],
+)
+def test_what_a_refused_value_is_decides_whether_it_is_a_setting(message: str, code: str | None) -> None:
+    log = _tb(message, "/opt/verl/verl/workers/engine/megatron/transformer_impl.py", "forward_backward_batch")
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == ([code] if code else [])
+
+
+def test_megatrons_words_for_transformer_engine_name_its_version() -> None:
+    log = _tb(
+        "AssertionError: Current FusedAdam of TE doesn't support --use-precision-aware-optimizer, "
+        "please update TE version.",
+        f"{_SITE}/megatron/core/optimizer/optimizer_config.py",
+        "__post_init__",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV008", "medium")
+
+
+def test_a_rollout_engines_model_config_refusing_the_architecture_is_that_engines_release() -> None:
+    log = _tb(
+        "ValueError: Unsupported architecture: Qwen3ForCausalLM",
+        f"{_SITE}/sglang/srt/configs/internvl.py",
+        "__init__",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV004"
+
+
+def test_a_value_refused_while_verl_writes_the_runs_model_overrides_is_that_override() -> None:
+    log = _frames(
+        ("/opt/verl/verl/utils/model.py", "update_model_config", "setattr(module_config, key, val)"),
+        (f"{_SITE}/transformers/configuration_utils.py", "output_attentions", "raise ValueError("),
+        last="ValueError: The `output_attentions` attribute is not supported when using the "
+        "`attn_implementation` set to flash_attention_2. Please set it to 'eager' instead.",
+        prefix="(WorkerDict pid=52310, ip=10.20.3.14) ",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_an_optional_extension_to_install_is_a_missing_dependency() -> None:
+    found = classify("Need to install fused_dense", "AssertionError")
+    assert found is not None and found.code == "ENV009" and found.groups["module"] == "fused_dense"
+
+
+def test_a_file_the_data_library_cannot_find_is_a_data_path() -> None:
+    log = _frames(
+        ("/workspace/scripts/prepare.py", "<module>", "ds = load_from_disk(args.local_dir)"),
+        (
+            f"{_SITE}/datasets/load.py",
+            "load_from_disk",
+            'raise FileNotFoundError(f"Directory {p} not found")',
+        ),
+        last="FileNotFoundError: Directory /data/gsm8k_hf not found",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG013"
+
+
+def test_an_option_that_only_works_with_another_value_is_a_setting() -> None:
+    log = _tb(
+        "ValueError: moe_expert_capacity_factor only works with aux_loss, seq_aux_loss, global_aux_loss "
+        "or none load balancing",
+        f"{_SITE}/megatron/core/transformer/transformer_config.py",
+        "__post_init__",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"

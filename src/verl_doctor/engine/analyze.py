@@ -111,6 +111,16 @@ _HUB_NAME = lazy_compile(
 _LOADS_BY_PATH = frozenset(
     ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
 )
+# verl's functions by which a script of the user's runs verl's training with the run's config.
+_RUNS_VERL = lazy_compile(r"^(?:fit|run\w*|main\w*|train\w*|_?validate\w*|__call__)$")
+# The libraries that read a run's data files.
+_DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
+# verl's functions that write model.override_config into the model's config (verl/utils/model.py).
+_APPLIES_MODEL_OVERRIDES = frozenset(("update_model_config",))
+# verl's functions that import a module by a name a setting gives (or a path or a name).
+_LOADS_BY_NAME = frozenset(
+    ("load_class_from_fqn", "import_external_libs", "load_extern_type", "load_extern_object")
+)
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
 # `[node-0] `.
 _PREFIX = lazy_compile(
@@ -254,6 +264,11 @@ class Analyzer:
         self._innermost: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame per worker
         self._caller: dict[tuple[object, ...], tuple[str, ...]] = {}  # the functions that called it
         self._own_frame: dict[tuple[object, ...], tuple[int, Frame]] = {}  # last frame in no package
+        # Per worker: a library's frames entered from the user's own code (the function called,
+        # and whether that code was itself called by a library: a custom loss or reward plugged
+        # into verl), and whether the last user frame was called by a library.
+        self._entered: dict[tuple[object, ...], tuple[str, bool]] = {}
+        self._plugged: dict[tuple[object, ...], bool] = {}
         self._answered_fps: set[str] = set()  # exceptions an analysis answered, by fingerprint
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
         # Per worker: the last verl frame whose source line reads the run's config, and that line.
@@ -317,24 +332,30 @@ class Analyzer:
                 self._innermost.clear()
                 self._caller.clear()
                 self._own_frame.clear()
+                self._entered.clear()
+                self._plugged.clear()
                 self._frame_follow.clear()
                 self._config_read.clear()
             # pydantic's validation plumbing is never where a setting is checked: the frame that
             # built the config class (vLLM's arg_utils) stays the innermost one.
             if "/pydantic" not in fr.path:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
-                before = self._innermost.get(line.worker.key())
+                key = line.worker.key()
+                before = self._innermost.get(key)
+                near = before is not None and 0 <= line.number - before[0] <= _RAISED_WITHIN
                 # (the library's own callers, nearest last: a user's `main` calling it is not the
                 # library starting)
-                if (
-                    before is not None
-                    and 0 <= line.number - before[0] <= _RAISED_WITHIN
-                    and before[1].package == fr.package
-                ):
-                    callers = self._caller.get(line.worker.key(), ())
-                    self._caller[line.worker.key()] = (*callers[-(_CALLERS_KEPT - 1) :], before[1].func)
+                if near and before is not None and before[1].package == fr.package:
+                    callers = self._caller.get(key, ())
+                    self._caller[key] = (*callers[-(_CALLERS_KEPT - 1) :], before[1].func)
                 else:
-                    self._caller.pop(line.worker.key(), None)
+                    self._caller.pop(key, None)
+                    if fr.package is not None and near and before is not None and _user_frame(before[1]):
+                        self._entered[key] = (fr.func, self._plugged.get(key, False))
+                    else:
+                        self._entered.pop(key, None)
+                if _user_frame(fr):
+                    self._plugged[key] = near and before is not None and before[1].package is not None
                 self._innermost[line.worker.key()] = (ends, fr)
                 self._frame_follow[line.worker.key()] = follow
             if fr.package is None and not fr.path.startswith("<"):
@@ -953,8 +974,25 @@ class Analyzer:
                 groups["path_key"] = named[0][0]
             basis = f"{an(exc.type)} for {name}: a file path where a module name is expected"
             return self._credit(line, Fallback("CFG008", groups, basis))
-        if not named or known_package(name.split(".")[0]) is not None:
+        if known_package(name.split(".")[0]) is not None:
             return False
+        if not named:
+            # verl importing a module by the name a setting gave (`load_class_from_fqn` for an
+            # AgentLoopManager class, `import_external_libs` for model.external_lib): a module
+            # no known package provides is that name's, not a dependency to install.
+            frames = self._frames.get(line.worker.key(), ())
+            loader = next(
+                (
+                    fr.func
+                    for number, fr in reversed(frames)
+                    if 0 <= line.number - number <= FRAME_LOOKBACK and fr.func in _LOADS_BY_NAME
+                ),
+                None,
+            )
+            if loader is None:
+                return False
+            basis = f"{an(exc.type)} for {name}, which verl's {loader} imports by the name it was given"
+            return self._credit(line, Fallback("CFG008", {"named_module": name}, basis))
         key = named[0][0]
         basis = f"{an(exc.type)} for {name}, the module of {key}={named[0][1]}; no known package provides it"
         return self._credit(line, Fallback("CFG008", {"named_module": name, "path_key": key}, basis))
@@ -985,6 +1023,11 @@ class Analyzer:
                         groups["hub_name"] = given
                     basis = f"{an(exc.type)} on {given}, which this run set as {key}"
                     return self._credit(line, Fallback(_RULE_FOR_PATH[kind], groups, basis))
+        raised = self._raising_frame(line)
+        if exc.type == "FileNotFoundError" and raised is not None and raised.package in _DATA_LIBRARIES:
+            # the data library looking for what it was asked to load (`load_from_disk`, a parquet file)
+            basis = f"a FileNotFoundError raised by {raised.package} in {raised.func}"
+            return self._credit(line, Fallback("CFG013", {}, basis))
         return False
 
     def _override_value_refused(self, line: Line, exc: ExceptionLine) -> bool:
@@ -1325,7 +1368,11 @@ class Analyzer:
             code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
             if self._credit(line, engine_result_changed(message, last[1].path, code)):
                 return True
-        if package in MODEL_CONFIG_PACKAGES and not self.context.set_keys_named_in(message):
+        if (
+            package in MODEL_CONFIG_PACKAGES
+            and not self.context.set_keys_named_in(message)
+            and not self._verl_applies_overrides(line)
+        ):
             from verl_doctor.engine.fallbacks import model_config_refused
 
             found = model_config_refused(exc.type, message, last[1].path, last[1].func, package)
@@ -1337,9 +1384,34 @@ class Analyzer:
             options = self._options_named(message if own is None else own, statement)
         else:
             options = _feature_options(message)
+        if self._called_by_user_code(line, package):
+            return False
         called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
         return self._credit(line, found)
+
+    def _verl_applies_overrides(self, line: Line) -> bool:
+        """Whether verl was writing the run's model overrides (model.override_config) into the
+        model's config when the library refused: the value is the run's, not the model folder's."""
+        frames = self._frames.get(line.worker.key(), ())
+        return any(
+            0 <= line.number - number <= FRAME_LOOKBACK and fr.func in _APPLIES_MODEL_OVERRIDES
+            for number, fr in frames
+        )
+
+    def _called_by_user_code(self, line: Line, package: str) -> bool:
+        """Whether the library that raised was called by the user's own code with values of its
+        own: code plugged into a library (a custom loss building verl's Metric), or a script
+        calling a library while it runs (`engine.async_generate(...)`, `model.merge_and_unload()`)
+        rather than building it from settings. What such a check refuses is that code's doing."""
+        entered = self._entered.get(line.worker.key())
+        if entered is None:
+            return False
+        func, plugged = entered
+        from verl_doctor.engine.fallbacks import starts_up
+
+        # (a script that runs verl's trainer hands it the run's config)
+        return plugged or not (starts_up(func) or (package == "verl" and _RUNS_VERL.match(func) is not None))
 
     def _note_config_read(self, line: Line, follow: str) -> None:
         code = _code_line(follow, any_statement=True)
@@ -1670,6 +1742,14 @@ _INSTANTIATE_KEYS = frozenset(("_target_", "_recursive_", "_partial_", "_convert
 # How many of a library's own callers of a raising function are kept (its set-up code may be a
 # few calls up: _check_and_adjust_attn_implementation > get_correct_attn_implementation > ...).
 _CALLERS_KEPT = 4
+
+
+def _user_frame(fr: Frame) -> bool:
+    """A frame of the user's own code: in no package, and neither Python's (`<frozen ...>`, a
+    dataclass's `<string>`) nor a package's console script (`/usr/local/bin/torchrun`)."""
+    return fr.package is None and not fr.path.startswith("<") and "/bin/" not in fr.path.replace("\\", "/")
+
+
 # A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
 _FEATURE_REFUSED = lazy_compile(
     r"\b(?:(?:does(?: not|n't)|do(?: not|n't)|cannot) support|(?:is|are) not compatible with) "

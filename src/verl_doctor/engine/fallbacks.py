@@ -321,6 +321,7 @@ _PACKAGE_ALIASES = {
     "megatron-lm": "megatron",
     "megatron-core": "megatron",
     "mcore": "megatron",
+    "te": "transformer_engine",  # Megatron's words for Transformer Engine (`please update TE version`)
     "flashattention": "flash_attn",  # transformers' `the package for FlashAttention2`
     "flashattention2": "flash_attn",
     "flashattention3": "flash_attn_3",
@@ -348,6 +349,9 @@ _INSTALL_NEEDED = lazy_compile(
     r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using|by)\b)"
     r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
     r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
+    # `Need to install fused_dense` (flash-attn's optional CUDA extensions)
+    r"|\bneeds? to install (?:the )?[`'\"]?(?P<o>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
+    r"(?:[.,;:!)]|$| (?:package|library|extension|first)\b)"
     # `Failed to import module 'bitsandbytes.optim'. Make sure the package is installed.`
     r"|failed to import (?:module |package )?['\"`](?P<v>[A-Za-z][\w]*)(?:\.[\w.]+)?['\"`]\. "
     r"(?:make sure|ensure|please install|is it installed)"
@@ -796,6 +800,11 @@ _FIELD_QUOTED = lazy_compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
 _WRITES_CONFIG = lazy_compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
 
 
+_ARCHITECTURE_REFUSED = lazy_compile(
+    r"\b(?:unsupported|unknown|not supported) (?:model )?architecture\b", re.I
+)
+
+
 def model_config_refused(
     exc_type: str, message: str, path: str, func: str, package: str = "transformers"
 ) -> Fallback | None:
@@ -804,6 +813,12 @@ def model_config_refused(
     folder's config.json describes the model in a way this library does not accept."""
     if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or _WRITES_CONFIG.match(func):
         return None
+    if package in ROLLOUT_ENGINES and _ARCHITECTURE_REFUSED.search(message):
+        # a rollout engine's config class for a model family that does not know the model inside
+        # (`Unsupported architecture: Qwen3ForCausalLM` in SGLang's InternVL config): a later
+        # release of the engine supports it
+        basis = f"{an(exc_type)} raised by {package}'s config for the model, refusing its architecture"
+        return version_mismatch(package, None, basis)
     field = _FIELD_QUOTED.search(message)
     groups = {"field": field.group("field")} if field else {}
     return Fallback("CFG017", groups, f"{an(exc_type)} raised by {package} building the model's config")
@@ -882,7 +897,7 @@ _ENGINE_FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 _UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
-    r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
+    r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|\bonly works? (?:with|for|when|if|on)\b|"
     r"\bcan(?:not|'t) be used (?:with|together|when)\b|"
     # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`
     r"\bnot supports\b|\b(?:is|are) not support\b|"
@@ -930,6 +945,17 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     r"\bgot multiple values for (?:keyword )?argument\b",
     re.I,
 )
+# An object of a class of some module where the code wanted another (`must be a dict, got
+# <class 'omegaconf.dictconfig.DictConfig'>`), or a function or method passed as a value (`<bound
+# method PurePath.as_uri ...>`): what the calling code passed, not a setting's value.
+# A config part of another shape (a ListConfig where one value goes) may be a setting.
+_CODE_OBJECT_REFUSED = lazy_compile(
+    r"\b(?:got|received|gets):? (?:an? )?(?:type )?<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
+    r"<bound method |<function [\w.<>]+ at 0x|"
+    r"<class '(?:method|function|builtin_function_or_method|module|generator|coroutine)'>|"
+    r"\bmust be an? (?:dict|list)\b.{0,80}"
+    r"<class 'omegaconf\.(?:dictconfig\.DictConfig|listconfig\.ListConfig)'>"
+)
 # A method a class must implement (`Inherit this class and implement your custom tensor_push`):
 # the user's code is unfinished, whatever setting chose that class.
 _IMPLEMENT_IT = lazy_compile(
@@ -972,9 +998,32 @@ _REPR_SHOWN = lazy_compile(r"\b[a-z]\w*=[A-Z]\w*\((?:[^()]|\([^()]*\))*\)")
 # Functions that build a library from its settings: constructors, loaders, set-up and launch code.
 _STARTUP_FUNC = lazy_compile(
     r"^_*(?:init|post_init|setup|set_up|load|from_|create|build|launch|start|configure|initiali[sz]e|"
-    r"register|get_\w*config|main$)",
+    r"register|get_\w*(?:config|model)|main$)",
     re.I | re.M,
 )
+
+
+# A count the code found against the one it expected (`need 64, got 48`).
+_COUNT_GOT = lazy_compile(r"\b(?:got|gets|received):? -?\d+(?:\.\d+)?\b(?![.\w])")
+
+
+def _setting_value_shown(message: str) -> bool:
+    """Whether verl's message shows a value it refused that a setting may have given: a count
+    against the count it expected (`produced fewer route tensors than scheduled samples: need 64,
+    got 48`), with no option named, is the code's own bookkeeping."""
+    shown = [m.group(0) for m in _VALUE_SHOWN.finditer(message)]
+    if not shown:
+        return False
+    counts_only = all(_COUNT_GOT.search(m) for m in shown)
+    return not counts_only or any("_" in t.group(0) for t in _OPTION_TOKEN.finditer(message))
+
+
+def starts_up(func: str) -> bool:
+    """Whether a function of a library builds it from what it is given (a constructor, a
+    loader, set-up or launch code), rather than running it."""
+    return bool(_STARTUP_FUNC.search(func))
+
+
 # A library's entry points take the caller's arguments (vllm/entrypoints/llm.py, sglang's Engine).
 _ENTRY_POINT = lazy_compile(r"/entrypoints/")
 _NOT_AN_OPTION = frozenset(
@@ -1239,6 +1288,7 @@ def _config_check(
     message = forgive_doubled_letters(message)
     if (
         _FILE_DOES_NOT_PARSE.search(message)
+        or _CODE_OBJECT_REFUSED.search(message)
         or _IMPLEMENT_IT.search(message)
         or _INSTALL_ADVICE.search(message)
         # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
@@ -1381,7 +1431,7 @@ def _config_check(
                 or batch_split
                 or options_missing
                 or section_missing
-                or _VALUE_SHOWN.search(message)
+                or _setting_value_shown(message)
                 or _DIRECTS_AN_OPTION.search(message)
                 or _CUSTOM_FILE.search(message)
                 or _FROM_CONFIG.search(message)

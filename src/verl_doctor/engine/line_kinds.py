@@ -119,8 +119,8 @@ def package_of(path: str) -> str | None:
             if rest and rest[0].endswith(".egg"):
                 rest = rest[1:]
             return rest[0] if len(rest) > 1 else None
-    if "recipe" in parts[:-1]:
-        return "verl"  # verl's recipes, run from a checkout
+    if "recipe" in parts[:-2]:
+        return "verl"  # verl's recipes (one folder each: recipe/dapo/...), run from a checkout
     return None
 
 
