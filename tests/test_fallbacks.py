@@ -3426,3 +3426,10 @@ def test_an_option_that_only_works_with_another_value_is_a_setting() -> None:
         "__post_init__",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_class_a_setting_named_that_is_not_of_verls_plugin_base_is_a_value_refused() -> None:
+    log = _tb("AssertionError", "/opt/verl/verl/trainer/main_ppo.py", "create_rl_sampler")
+    log = log.replace("something()", "assert isinstance(sampler, AbstractSampler)")
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "an AbstractSampler" in first.basis

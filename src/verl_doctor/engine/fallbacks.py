@@ -1166,6 +1166,9 @@ _IN_A_CONFIG = lazy_compile(
 )
 # A check that says its subject comes from the config (`Apply Chat template from config is not supported`).
 _FROM_CONFIG = lazy_compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
+# verl checking that a class it loaded by name subclasses its plug-in base (verl 0.5's
+# create_rl_sampler: `assert isinstance(sampler, AbstractSampler)`).
+_NOT_OF_PLUGIN_BASE = lazy_compile(r"^(?:assert )?isinstance\(\s*[\w.]+\s*,\s*(?P<base>Abstract\w+)\s*\)\s*$")
 _WRONG_BASE = lazy_compile(r"\bmust (?:inherit|subclass|be a subclass)\b|\bis not a subclass\b", re.I)
 # The option whose value a check refuses, shown first (`loss_agg_mode='seq-mean-token-mean' is
 # incompatible with ... under CP>1`): a parallel size it names is the circumstance, not the value.
@@ -1295,6 +1298,16 @@ def _config_check(
         or (_INTERNAL_BUG.search(message) and not _UNSUPPORTED.search(message))
     ):
         return None
+    base = _NOT_OF_PLUGIN_BASE.search(message) if package == "verl" else None
+    if base:
+        # a bare `assert isinstance(sampler, AbstractSampler)`: the class a setting named (a
+        # custom sampler, a data generator) does not subclass the base verl plugs it in by
+        return Fallback(
+            "CFG014",
+            {},
+            f"{an(exc_type)} raised by verl in {where_in(p, package)} ({func}): an object of a class "
+            f"a setting named is not {an(base.group('base'))}",
+        )
     if package == "verl" and _CUSTOM_CODE_REFUSED.search(message):
         return Fallback(
             "CFG008",

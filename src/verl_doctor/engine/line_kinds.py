@@ -108,6 +108,7 @@ def is_verl_path(path: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)  # asked for each frame of every rank's copy of a traceback
 def package_of(path: str) -> str | None:
     """See Frame.package."""
     if is_verl_path(path):
