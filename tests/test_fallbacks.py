@@ -3433,3 +3433,35 @@ def test_a_class_a_setting_named_that_is_not_of_verls_plugin_base_is_a_value_ref
     log = log.replace("something()", "assert isinstance(sampler, AbstractSampler)")
     first = diagnose_text(log, _CATALOG).findings[0]
     assert first.rule == "CFG014" and "an AbstractSampler" in first.basis
+
+
+@pytest.mark.parametrize(
+    ("message", "path", "code"),
+    [
+        # a loader refusing the model folder's weights format: the model folder
+        (
+            "NotImplementedError: Not implemented for deprecated pytorch_model-*.bin format huggingface "
+            "weights, please use safetensors format",
+            f"{_SITE}/mbridge/core/safetensor_io.py",
+            "CFG017",
+        ),
+        # the library blaming how a model's code was written: no setting
+        (
+            "AssertionError: Expected multimodal embeddings to be a sequence of 2D tensors, but got tensors "
+            "with shapes [torch.Size([1, 256, 3584])] instead. This is most likely due to incorrect "
+            "implementation of the model's `get_multimodal_embeddings` method.",
+            f"{_SITE}/vllm/v1/worker/utils.py",
+            None,
+        ),
+        # one option only compatible with another: a setting
+        (
+            "ValueError: Pipeline parallel communication overlapping in warmup and flush is only compatible "
+            "with overlap_p2p_comm but not batch_p2p_comm.",
+            f"{_SITE}/megatron/core/model_parallel_config.py",
+            "CFG014",
+        ),
+    ],
+)
+def test_what_a_library_blames_chooses_the_code(message: str, path: str, code: str | None) -> None:
+    log = _tb(message, path, "__post_init__")
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == ([code] if code else [])

@@ -155,3 +155,16 @@ def test_pdsh_host_labels_are_prefixes() -> None:
     )
     assert normalize("log", 4, log.splitlines()[3]).text.startswith("ValueError: port is missing")
     assert [f.rule for f in diagnose_text(log).findings] == ["CFG011"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "text", "rank"),
+    [
+        ("[2025-08-15 09:02:11 TP0] ImportError: Please install gguf", "ImportError: Please install gguf", 0),
+        ("[2025-08-15 09:02:11 DP1 TP3] Scheduler hit an exception", "Scheduler hit an exception", 3),
+        ("(SGLangHttpServer pid=7) [2025-08-15 09:02:11 TP2 EP0] x", "x", 2),
+    ],
+)
+def test_an_sglang_schedulers_prefix_names_its_tensor_parallel_rank(raw: str, text: str, rank: int) -> None:
+    line = normalize("s", 1, raw)
+    assert (line.text, line.worker.rank) == (text, rank)

@@ -121,10 +121,12 @@ _APPLIES_MODEL_OVERRIDES = frozenset(("update_model_config",))
 _LOADS_BY_NAME = frozenset(
     ("load_class_from_fqn", "import_external_libs", "load_extern_type", "load_extern_object")
 )
-# A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, srun's `0: `, a node's
-# `[node-0] `.
+# A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, an SGLang scheduler's
+# `[2025-08-15 09:02:11 TP0] `, srun's `0: `, a node's `[node-0] `.
 _PREFIX = lazy_compile(
-    rf"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
+    r"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|"
+    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Z]{2,4}\d+)+\]\s?|"
+    rf"{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
 )
 # A verl training checkpoint's model folder (`.../global_step_8/actor`), and the settings that
 # name a model to load.

@@ -897,7 +897,8 @@ _ENGINE_FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 _UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
-    r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|\bonly works? (?:with|for|when|if|on)\b|"
+    r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
+    r"\bonly (?:works?|compatible) (?:with|for|when|if|on)\b|"
     r"\bcan(?:not|'t) be used (?:with|together|when)\b|"
     # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`
     r"\bnot supports\b|\b(?:is|are) not support\b|"
@@ -959,7 +960,10 @@ _CODE_OBJECT_REFUSED = lazy_compile(
 # A method a class must implement (`Inherit this class and implement your custom tensor_push`):
 # the user's code is unfinished, whatever setting chose that class.
 _IMPLEMENT_IT = lazy_compile(
-    r"\b(?:inherit|subclass) (?:from )?(?:this|the) class\b|\bimplement (?:your|the|a) (?:own |custom )?\w+",
+    r"\b(?:inherit|subclass) (?:from )?(?:this|the) class\b|\bimplement (?:your|the|a) (?:own |custom )?\w+|"
+    # the library blaming how a model's code was written (`most likely due to incorrect
+    # implementation of the model's get_multimodal_embeddings method`)
+    r"\b(?:incorrect|wrong|faulty) implementation of\b",
     re.I,
 )
 # A check that says it found the library's own bug (`Something went wrong, please open an issue`):
@@ -1003,14 +1007,15 @@ _STARTUP_FUNC = lazy_compile(
 )
 
 
-# A count the code found against the one it expected (`need 64, got 48`).
-_COUNT_GOT = lazy_compile(r"\b(?:got|gets|received):? -?\d+(?:\.\d+)?\b(?![.\w])")
+# A count the code found against the one it expected (`need 64, got 48`), or flags of its own
+# state (`only supported for Actor or standalone Rollout Workers, but got False and False`).
+_COUNT_GOT = lazy_compile(r"\b(?:got|gets|received):? (?:-?\d+(?:\.\d+)?|True|False)\b(?![.\w])")
 
 
 def _setting_value_shown(message: str) -> bool:
     """Whether verl's message shows a value it refused that a setting may have given: a count
     against the count it expected (`produced fewer route tensors than scheduled samples: need 64,
-    got 48`), with no option named, is the code's own bookkeeping."""
+    got 48`) or a flag, with no option named, is the code's own bookkeeping."""
     shown = [m.group(0) for m in _VALUE_SHOWN.finditer(message)]
     if not shown:
         return False
@@ -1166,6 +1171,12 @@ _IN_A_CONFIG = lazy_compile(
 )
 # A check that says its subject comes from the config (`Apply Chat template from config is not supported`).
 _FROM_CONFIG = lazy_compile(r"\b(?:from|in|by) (?:the |your )?config(?:uration)?\b", re.I)
+# A loader refusing the format of a model folder's weights.
+_WEIGHTS_FORMAT_REFUSED = lazy_compile(
+    r"(?:not (?:implemented|supported)|unsupported|deprecated)\b.{0,80}\b(?:pytorch_model[-\w*]*\.bin|\.bin) "
+    r"(?:format|files?|weights)|\bplease use (?:the )?safetensors\b|\bonly safetensors\b",
+    re.I,
+)
 # verl checking that a class it loaded by name subclasses its plug-in base (verl 0.5's
 # create_rl_sampler: `assert isinstance(sampler, AbstractSampler)`).
 _NOT_OF_PLUGIN_BASE = lazy_compile(r"^(?:assert )?isinstance\(\s*[\w.]+\s*,\s*(?P<base>Abstract\w+)\s*\)\s*$")
@@ -1298,6 +1309,15 @@ def _config_check(
         or (_INTERNAL_BUG.search(message) and not _UNSUPPORTED.search(message))
     ):
         return None
+    if _WEIGHTS_FORMAT_REFUSED.search(message):
+        # the model folder's weights are in a format the loader does not read (mbridge and
+        # safetensors-only loaders refusing `pytorch_model-*.bin`)
+        return Fallback(
+            "CFG017",
+            {},
+            f"{an(exc_type)} raised by {package} in {where_in(p, package)} ({func}): the model "
+            "folder's weights are in a format it does not load",
+        )
     base = _NOT_OF_PLUGIN_BASE.search(message) if package == "verl" else None
     if base:
         # a bare `assert isinstance(sampler, AbstractSampler)`: the class a setting named (a

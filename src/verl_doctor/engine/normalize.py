@@ -48,7 +48,8 @@ NEW_RECORD = lazy_compile(
 _PREFIXES = lazy_compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)
-    | (?P<bts>\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?\]\s*)
+    | (?P<bts>\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?
+        (?:\ (?:[A-Z]{2,4}\d+\ )*TP(?P<tprank>\d+)(?:\ [A-Z]{2,4}\d+)*)?\]\s*)  # SGLang's `[... DP0 TP3] `
     | (?P<glog>\[\d{4}-\d\d-\d\d\ \d\d:\d\d:\d\d,\d+\ [DIWEF]\ \d+\ \d+\]\s+\S+:\d+:\s*)
     | (?P<c10>\[[DIWEF]\d{3,4}\ \d\d:\d\d:\d\d\.\d+\ [^\]]{1,120}\]\s*)
     | (?P<rank>\[?rank(?P<rankno>\d+)\]:\s*)
@@ -254,6 +255,8 @@ def _prefix_spans(text: str) -> tuple[tuple[Span, Span, Span, Span, Span] | None
             break
         if m.group("rank"):
             rank = _span(m, "rankno", 0)
+        elif m.group("tprank"):  # an SGLang scheduler's tensor-parallel rank
+            rank = _span(m, "tprank", 0)
         elif m.group("ray") is not None:
             body_at = m.start("ray_body")
             b = _RAY_BODY.match(m.group("ray_body"))
