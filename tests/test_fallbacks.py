@@ -3465,3 +3465,32 @@ def test_a_class_a_setting_named_that_is_not_of_verls_plugin_base_is_a_value_ref
 def test_what_a_library_blames_chooses_the_code(message: str, path: str, code: str | None) -> None:
     log = _tb(message, path, "__post_init__")
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == ([code] if code else [])
+
+
+def test_a_config_class_refusing_with_a_bare_assert_refuses_what_the_run_set_under_its_key() -> None:
+    log = (
+        "Error executing job with overrides: ['model.path=/models/qwen', 'optim.lr_scheduler_type=linear']\n"
+        "Error in call to target 'verl.workers.config.optimizer.FSDPOptimizerConfig':\n"
+        "AssertionError()\n"
+        "full_key: optim\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "optim.lr_scheduler_type" in first.cause and "model.path" not in first.cause
+    # nothing set under that key: still verl's config check, but no option is named
+    other = log.replace("'optim.lr_scheduler_type=linear'", "'trainer.nnodes=1'")
+    first = diagnose_text(other, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "The failing check names" not in first.cause
+
+
+def test_an_sft_checkpoint_given_as_the_model_is_the_path_not_a_missing_tokenizer_package() -> None:
+    log = (
+        "/opt/verl/verl/workers/engine/__init__.py:32: UserWarning: torchtitan engine is not available: "
+        "ModuleNotFoundError(\"No module named 'torchtitan'\")\n"
+        "Error executing job with overrides: ['model.path=/ckpt/gsm8k-sft/global_step_8']\n"
+        "Error in call to target 'verl.workers.config.model.HFModelConfig':\n"
+        "ValueError(\"Couldn't instantiate the backend tokenizer from one of: (1) a `tokenizers` library "
+        'serialization file")\n'
+        "full_key: model\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG017"]

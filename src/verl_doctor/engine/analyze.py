@@ -130,7 +130,10 @@ _PREFIX = lazy_compile(
 )
 # A verl training checkpoint's model folder (`.../global_step_8/actor`), and the settings that
 # name a model to load.
-_CHECKPOINT_FOLDER = lazy_compile(r"(?:^|/)global_step_\d+/(?:actor|critic)/?$")
+# Hydra naming the part of the config a failed build was for (`full_key: optim`).
+_FULL_KEY = lazy_compile(r"^\s*(?:\([^)]*\)\s*)?full_key: (?P<key>[\w.]+)\s*$", re.M)
+# (an SFT trainer's checkpoint is the step folder itself)
+_CHECKPOINT_FOLDER = lazy_compile(r"(?:^|/)global_step_\d+(?:/(?:actor|critic))?/?$")
 _MODEL_PATH_KEYS = ("model.path", "tokenizer_path", "model_path")
 _PLACEHOLDER = lazy_compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
 _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
@@ -152,7 +155,7 @@ _NAME_GOES_ON = lazy_compile(
 # on the line after it: `ValueError('...')`.
 _HYDRA_TARGET = lazy_compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
 _INNER_CALL = lazy_compile(
-    r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?P<q>['\"])(?P<msg>.+)(?P=q),?\)\s*$"
+    r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?:(?P<q>['\"])(?P<msg>.+)(?P=q),?)?\)\s*$"
 )
 # pydantic's report of a config class it refused to build, and the refusal on the lines after it.
 _VALIDATION_FOR = lazy_compile(r"\bValidationError: \d+ validation errors? for (?P<cls>[A-Za-z_]\w*)")
@@ -792,6 +795,10 @@ class Analyzer:
         found = self._facts.setdefault(ri, [])
         if len(found) >= 8:
             return
+        # (a line the rule excludes, `torchtitan engine is not available: No module named ...`,
+        # tells nothing about its finding)
+        if rule.exclude_res and self.classifier.lazy_excluded(verdict, rule, line.text, line):
+            return
         for groups in self.classifier.lazy_facts(verdict, rule, line.text, line):
             found.append((line.number, groups))
 
@@ -1235,13 +1242,31 @@ class Analyzer:
         if target is None or inner is None:
             return
         exc_type = inner.group("type")
-        message = inner.group("msg").replace("\\'", "'").replace('\\"', '"')
+        message = (inner.group("msg") or "").replace("\\'", "'").replace('\\"', '"')
         module, _, cls = target.group("target").rpartition(".")
         checked = exc_type in _REFUSAL_TYPES and cls.endswith("Config")
         path = "/" + module.replace(".", "/") + ".py"
+        if checked and not message.strip() and self._bare_refusal_of_set_values(line, cls):
+            return
         self._class_refused(
             line, exc_type, message, message, path, "__post_init__", "verl" if checked else None
         )
+
+    def _bare_refusal_of_set_values(self, line: Line, cls: str) -> bool:
+        """verl's config class refusing with a bare `assert` (`AssertionError()`, no words) under
+        the part of the config Hydra names (`full_key: optim`): the values this run set there are
+        what it refused."""
+        full = _FULL_KEY.search(line.follow)
+        if full is None:
+            return False
+        section = full.group("key")
+        options = [k for k in self.context.overrides if k == section or k.startswith(section + ".")]
+        if not options:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = f"verl's {cls} refused its values with a bare assert; this run set {', '.join(options[:4])}"
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
 
     def _class_refused(
         self, line: Line, exc_type: str, message: str, shown: str, path: str, func: str, package: str | None
@@ -1541,6 +1566,12 @@ class Analyzer:
                 rule = self._rule_by_id("CFG017")
                 if rule is not None:
                     self._record(rule, line, "high", {"path": path})
+                # A tokenizer the checkpoint's files could not build (`Couldn't instantiate the
+                # backend tokenizer`) is that folder read as a model, not a package missing;
+                # a package the log names stays its own finding.
+                missing = self.states.get("ENV009")
+                if missing is not None and "module" not in self.groups_of(missing):
+                    del self.states["ENV009"]
                 return
 
     def groups_of(self, state: _RuleState) -> dict[str, str]:
