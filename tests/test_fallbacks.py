@@ -3494,3 +3494,12 @@ def test_an_sft_checkpoint_given_as_the_model_is_the_path_not_a_missing_tokenize
         "full_key: model\n"
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG017"]
+
+
+def test_a_generation_config_checking_its_values_checks_settings() -> None:
+    log = _tb(
+        "ValueError: `num_return_sequences` (8) has to be smaller or equal to `num_beams` (1).",
+        f"{_SITE}/transformers/generation/configuration_utils.py",
+        "validate",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
