@@ -361,8 +361,8 @@ class Analyzer:
                         self._entered.pop(key, None)
                 if _user_frame(fr):
                     self._plugged[key] = near and before is not None and before[1].package is not None
-                self._innermost[line.worker.key()] = (ends, fr)
-                self._frame_follow[line.worker.key()] = follow
+                self._innermost[key] = (ends, fr)
+                self._frame_follow[key] = follow
             if fr.package is None and not fr.path.startswith("<"):
                 self._own_frame[line.worker.key()] = (ends, fr)
             self._note_import(line, fr)
