@@ -3503,3 +3503,21 @@ def test_a_generation_config_checking_its_values_checks_settings() -> None:
         "validate",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_batchs_parts_are_not_config_keys() -> None:
+    log = _tb(
+        "AssertionError: routed_experts must be in data.batch.keys()",
+        "/opt/verl/verl/workers/actor/megatron_actor.py",
+        "compute_log_prob",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+def test_a_parallel_size_only_one_backend_takes_refuses_the_backend_chosen() -> None:
+    log = _tb(
+        "AssertionError: moe_tensor_parallel_size is only supported for trtllm",
+        "/opt/verl/verl/workers/config/rollout.py",
+        "__post_init__",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"

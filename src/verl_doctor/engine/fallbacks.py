@@ -696,7 +696,8 @@ _CONFIG_PATH = lazy_compile(
 )
 _CONFIG_KEY = lazy_compile(
     r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
-    r"rollout|actor|ref|model|optim)\.[a-z_][\w.]*[a-z_]"
+    r"rollout|actor|ref|model|optim)\.(?!(?:batch|non_tensor_batch|meta_info)\b)[a-z_][\w.]*[a-z_]"
+    # (a DataProto's parts, `data.batch.keys()`, are a batch's contents, not config keys)
 )
 # Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
 # rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
@@ -933,7 +934,7 @@ _A_SETTING_NAMED = lazy_compile(
 # A sample's content (chat roles, token ids, what a reward function or tool returned), or how
 # code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
 _ABOUT_DATA_OR_CODE = lazy_compile(
-    r"\binput_ids\b|non_tensor_batch|tool\.execute|\btoken id \d+ is out of vocab|"
+    r"\binput_ids\b|non_tensor_batch|\bbatch\.keys\(\)|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
     # an object of a class passed by the calling code (`model must be a PeftModel`)
@@ -1556,18 +1557,24 @@ def _config_check(
             code = "CFG004"
         else:
             code = "CFG010" if _PARALLEL.search(message) else "CFG014"
-    elif not _CONDITIONED_OPTION.search(message) and (
-        (
-            sizes_compared
-            and not _OTHER_OPTION_VALUE.search(message)
-            # `--prefill-only-disable-kv-cache is incompatible with --attn-cp-size > 1`: the other
-            # setting is what is refused beside the split
-            and not (_INCOMPATIBLE.search(message) and _another_setting_named(message))
+    elif (
+        not _CONDITIONED_OPTION.search(message)
+        and (
+            (
+                sizes_compared
+                and not _OTHER_OPTION_VALUE.search(message)
+                # `--prefill-only-disable-kv-cache is incompatible with --attn-cp-size > 1`: the other
+                # setting is what is refused beside the split
+                and not (_INCOMPATIBLE.search(message) and _another_setting_named(message))
+            )
+            or (parallel_sizes and not _another_setting_named(message))
         )
-        or (parallel_sizes and not _another_setting_named(message))
+        and not _ONLY_FOR_A_BACKEND.search(message)
     ):
         code = "CFG010"
     else:
+        # (a parallel size that only one backend takes, `moe_tensor_parallel_size is only supported
+        # for trtllm`, refuses the backend chosen: the sizes themselves are fine)
         code = "CFG014"
     where = where_in(p, package)
     named = f"; it names {', '.join(options)}" if options else ""
@@ -1576,6 +1583,12 @@ def _config_check(
     return Fallback(code, groups, f"{an(exc_type)} raised by {whose} config check in {where} ({func}){named}")
 
 
+# A setting that only one training or rollout backend takes.
+_ONLY_FOR_A_BACKEND = lazy_compile(
+    r"\bonly (?:supported|available|valid|allowed|implemented) (?:for|with|by|in|on|when using) (?:the )?"
+    r"(?:trtllm|tensorrt[-_ ]llm|vllm|sglang|megatron|fsdp2?|hf)\b",
+    re.I,
+)
 # A model family as messages spell it (`qwen2_5_vl`): a name in code's spelling that is no setting.
 _MODEL_FAMILY = lazy_compile(
     r"^(?:qwen|llama|gemma|mistral|mixtral|deepseek|glm|phi|internvl|minicpm|kimi)", re.I
