@@ -3521,3 +3521,32 @@ def test_a_parallel_size_only_one_backend_takes_refuses_the_backend_chosen() -> 
         "__post_init__",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_config_section_the_run_set_to_one_value_is_that_override() -> None:
+    log = (
+        "Error executing job with overrides: ['algorithm.use_kl_in_reward=True', 'algorithm.kl_ctrl=adaptive']\n"
+        + _tb(
+            "AttributeError: 'str' object has no attribute 'type'",
+            "/opt/verl/verl/trainer/ppo/core_algos.py",
+            "get_kl_controller",
+        )
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "algorithm.kl_ctrl.type" in first.cause
+
+
+def test_what_a_script_passes_to_verls_functions_is_read_by_its_words() -> None:
+    def script(last: str) -> str:
+        return _frames(
+            ("/home/u/ablation.py", "<module>", "adv = fn(token_level_rewards=r, index=idx, config=cfg)"),
+            ("/opt/verl/verl/trainer/ppo/core_algos.py", "compute_grpo_passk_outcome_advantage", "raise X"),
+            last=last,
+        )
+
+    # a count of samples a setting gives (rollout.n) is a setting, whoever called
+    counted = script("ValueError: Pass@k requires at least 2 samples per group. Got 1 for group uid-0.")
+    assert diagnose_text(counted, _CATALOG).findings[0].rule == "CFG014"
+    # an object of a config class the script passed is not
+    passed = script("AssertionError: passing AlgoConfig not supported yet")
+    assert [f.rule for f in diagnose_text(passed, _CATALOG).findings] == []

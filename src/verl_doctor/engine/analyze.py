@@ -111,8 +111,8 @@ _HUB_NAME = lazy_compile(
 _LOADS_BY_PATH = frozenset(
     ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
 )
-# verl's functions by which a script of the user's runs verl's training with the run's config.
-_RUNS_VERL = lazy_compile(r"^(?:fit|run\w*|main\w*|train\w*|_?validate\w*|__call__)$")
+# A plain value read as if it were a config section.
+_SCALAR_HAS_NO = lazy_compile(r"^'(?:str|int|float|bool)' object has no attribute '(?P<attr>\w+)'")
 # The libraries that read a run's data files.
 _DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
 # verl's functions that write model.override_config into the model's config (verl/utils/model.py).
@@ -843,6 +843,7 @@ class Analyzer:
             or self._path_the_run_names(line, exc)
             or self._override_value_refused(line, exc)
             or self._removed_option_set(line, exc)
+            or self._section_set_to_a_value(line, exc)
             or self._user_code_raised(line, exc)
             or self._optional_import_missing(line, exc)
             or self._python_internals_changed(line, exc)
@@ -1417,6 +1418,26 @@ class Analyzer:
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
         return self._credit(line, found)
 
+    def _section_set_to_a_value(self, line: Line, exc: ExceptionLine) -> bool:
+        """A part of verl's config the run set to one value (`algorithm.kl_ctrl=adaptive`), read
+        as the section it was (`'str' object has no attribute 'type'`): Hydra replaced the
+        whole section by that value; the key meant is one of its options (algorithm.kl_ctrl.type)."""
+        if exc.type != "AttributeError":
+            return False
+        m = _SCALAR_HAS_NO.search(exc.message)
+        if m is None:
+            return False
+        from verl_doctor.catalog.verl_keys import known
+        from verl_doctor.engine.fallbacks import Fallback
+
+        for key, value in self.context.overrides.items():
+            meant = f"{key.lstrip('+')}.{m.group('attr')}"
+            if known(meant):
+                attr = m.group("attr")
+                basis = f"an AttributeError reading {attr} of {key}={value}, a section set to one value"
+                return self._credit(line, Fallback("CFG014", {"options": f"{key} (meant: {meant})"}, basis))
+        return False
+
     def _verl_applies_overrides(self, line: Line) -> bool:
         """Whether verl was writing the run's model overrides (model.override_config) into the
         model's config when the library refused: the value is the run's, not the model folder's."""
@@ -1437,8 +1458,10 @@ class Analyzer:
         func, plugged = entered
         from verl_doctor.engine.fallbacks import starts_up
 
-        # (a script that runs verl's trainer hands it the run's config)
-        return plugged or not (starts_up(func) or (package == "verl" and _RUNS_VERL.match(func) is not None))
+        # (a script calling verl's own functions hands them values of the run's config, `rollout.n`
+        # samples to group; what it passes that is no setting, an object of the wrong class, is
+        # read by the words)
+        return plugged or (package != "verl" and not starts_up(func))
 
     def _note_config_read(self, line: Line, follow: str) -> None:
         code = _code_line(follow, any_statement=True)

@@ -937,8 +937,10 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     r"\binput_ids\b|non_tensor_batch|\bbatch\.keys\(\)|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
-    # an object of a class passed by the calling code (`model must be a PeftModel`)
+    # an object of a class passed by the calling code (`model must be a PeftModel`, `passing
+    # AlgoConfig not supported yet`)
     r"\b(?:must|should) be an? (?:instance of )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
+    r"\bpassing (?:an? )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
     # what a sample holds (an image's aspect ratio), not a setting
     r"\baspect ratio\b|"
     # Python refusing a call's arguments: one library calling another's function as another
