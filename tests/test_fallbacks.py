@@ -3550,3 +3550,13 @@ def test_what_a_script_passes_to_verls_functions_is_read_by_its_words() -> None:
     # an object of a config class the script passed is not
     passed = script("AssertionError: passing AlgoConfig not supported yet")
     assert [f.rule for f in diagnose_text(passed, _CATALOG).findings] == []
+
+
+def test_a_samples_processed_pixels_are_no_setting() -> None:
+    log = _tb(
+        "RuntimeError: Cannot pad multi-modal input 'pixel_values'; expected matching rank and "
+        "non-batch/non-time dimensions, got shapes: [(2484, 1176), (1, 3, 448, 448)]",
+        "/opt/verl/verl/utils/model.py",
+        "_pad_last_dim_and_cat",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []

@@ -941,8 +941,8 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     # AlgoConfig not supported yet`)
     r"\b(?:must|should) be an? (?:instance of )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
     r"\bpassing (?:an? )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
-    # what a sample holds (an image's aspect ratio), not a setting
-    r"\baspect ratio\b|"
+    # what a sample holds (an image's aspect ratio, its processed pixels), not a setting
+    r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?modal[_ ]inputs?\b|"
     # Python refusing a call's arguments: one library calling another's function as another
     # release spelt it, not a setting the run was given.
     r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
