@@ -259,11 +259,26 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/sglang/srt/model_loader/loader.py",
             "CFG010",
         ),
-        # One setting given without the one it needs: a missing value.
+        # One setting given without the one it goes with: what was given is refused.
         (
             "ValueError: num_speculative_tokens was provided without speculative model.",
             f"{_SITE}/vllm/config.py",
+            "CFG014",
+        ),
+        # ... while one asked for and not given is missing.
+        (
+            "ValueError: num_speculative_tokens must be provided with speculative model unless the "
+            "draft model config contains a n_predict parameter.",
+            f"{_SITE}/vllm/config.py",
             "CFG011",
+        ),
+        # What a model split does not support: the split when it is the object (`vpp`, in
+        # non-native words), the feature when a split refuses it.
+        ("AssertionError: not support vpp now", f"{_SITE}/mbridge/models/gemma3/__init__.py", "CFG010"),
+        (
+            "NotImplementedError: Dynamic CP does not support distillation",
+            "/opt/verl/verl/workers/engine/megatron/transformer_impl.py",
+            "CFG014",
         ),
         # A custom module the user pointed verl at, whose class loaded but has the wrong base: a
         # value verl refuses (a module that cannot be found or loaded is CFG008).
@@ -292,6 +307,17 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
         (
             "AssertionError: rng state not found in dict_keys(['model', 'extra_state']).",
             "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+        ),
+        # A field of the model's config, as transformers names it: the model's, not the run's.
+        (
+            "ValueError: Could not find a `sliding_window` argument in the config, or it is not set",
+            f"{_SITE}/transformers/masking_utils.py",
+        ),
+        # An object of verl's own class where a dict was wanted: what code passed (`Got`, capitalised).
+        (
+            "AssertionError: attribute must be a dictionary. Got "
+            "<class 'verl.single_controller.base.decorator.Dispatch'>",
+            "/opt/verl/verl/single_controller/base/worker_group.py",
         ),
         # The same words raised by the user's own code: not the stack's check of its settings.
         ("ValueError: max_len_tokens must be greater than 0", "/home/me/project/train_utils.py"),
@@ -3560,3 +3586,49 @@ def test_a_samples_processed_pixels_are_no_setting() -> None:
         "_pad_last_dim_and_cat",
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+def test_an_attribute_looked_up_by_a_name_a_setting_holds_is_that_setting_not_another_release() -> None:
+    frames = (
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "_build_model_optimizer",
+            "build_optimizer(params, optim_config)",
+        ),
+    )
+    dynamic = (
+        *frames,
+        (
+            "/opt/verl/verl/workers/config/optimizer.py",
+            "build_optimizer",
+            "cls = getattr(module, config.optimizer)",
+        ),
+    )
+    last = "AttributeError: module 'torch.optim' has no attribute 'AdamW8bit'"
+    found = diagnose_text(_frames(*dynamic, last=last), _CATALOG).findings
+    assert [(f.rule, f.confidence) for f in found] == [("CFG014", "medium")]
+    assert "optimizer" in found[0].cause
+    # a name the code holds but no setting: no release to blame, nothing else claimed
+    local = (
+        *frames,
+        ("/opt/verl/verl/workers/config/optimizer.py", "build_optimizer", "cls = getattr(module, name)"),
+    )
+    assert diagnose_text(_frames(*local, last=last), _CATALOG).findings == ()
+    # the name written in the code is code written against another release of torch
+    written = (
+        *frames,
+        ("/opt/verl/verl/workers/config/optimizer.py", "build_optimizer", "cls = torch.optim.AdamW8bit"),
+    )
+    assert diagnose_text(_frames(*written, last=last), _CATALOG).findings[0].rule == "ENV013"
+
+
+def test_a_package_saying_its_version_is_not_compatible_is_that_packages_version() -> None:
+    log = _frames(
+        ("/workspace/tools/replay_buffer.py", "load_shard", "batch = pickle.loads(payload)"),
+        (f"{_SITE}/tensordict/memmap.py", "from_handler", "raise RuntimeError("),
+        last="RuntimeError: The PyTorch version isn't compatible with memmap nested tensors. Please upgrade "
+        "to a more recent version.",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV013", "medium")
+    assert "torch" in first.cause

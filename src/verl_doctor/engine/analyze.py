@@ -380,6 +380,8 @@ class Analyzer:
             if spans is not None:
                 if rule.exclude_res and line.follow and self._excluded_in(rule, line, self._joined(line)):
                     continue
+                if "has no attribute" in text and self._name_held_in_a_variable(line, rule.id):
+                    continue
                 hit_any = True
                 groups = groups_at(text, spans)
                 conf = "medium" if env is not None else "high"
@@ -1447,6 +1449,28 @@ class Analyzer:
             for number, fr in frames
         )
 
+    def _name_held_in_a_variable(self, line: Line, code: str) -> bool:
+        """Whether rule `code` reads the attribute a module lacks as another release of it, but
+        the code looked it up by a name held in a variable (`getattr(torch.optim,
+        config.optimizer)`): that name came from a setting or the data, so no release of the
+        module is to blame. A name read from the config is that setting's value, refused."""
+        from verl_doctor.engine.fallbacks import VERSION_MISMATCH_CODES, Fallback
+
+        if code not in VERSION_MISMATCH_CODES:
+            return False
+        innermost = self._innermost.get(line.worker.key())
+        if innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+            return False
+        code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        m = _LOOKED_UP_BY_VALUE.search(code_line)
+        if m is None:
+            return False
+        read = _CONFIG_READ.search(m.group("name"))
+        if read is not None:
+            basis = f"an AttributeError looking up the name {m.group('name')} holds, a setting's value"
+            self._credit(line, Fallback("CFG014", {"options": read.group("path")}, basis))
+        return True
+
     def _called_by_user_code(self, line: Line, package: str) -> bool:
         """Whether the library that raised was called by the user's own code with values of its
         own: code plugged into a library (a custom loss building verl's Metric), or a script
@@ -1843,6 +1867,9 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
 
 
+# `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
+# variable (a setting, a sample's field), not one written against a release of that module.
+_LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")
 # A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
 _CONFIG_READ = lazy_compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 

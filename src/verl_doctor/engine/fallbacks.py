@@ -64,6 +64,8 @@ _VERSION_RULES = {
     "transformer_engine": "ENV008",
     "apex": "ENV008",
 }
+# The codes that read an error as code written against another release of a package.
+VERSION_MISMATCH_CODES = frozenset((*_VERSION_RULES.values(), "ENV013"))
 _DATA_SUFFIXES = (".parquet", ".jsonl", ".json", ".csv", ".arrow", ".tsv")
 _MODEL_FILES = lazy_compile(
     r"(?:^|/)(?:(?:adapter_)?config\.json|generation_config\.json|tokenizer(?:_config)?\.json|tokenizer\.model|"
@@ -286,6 +288,8 @@ _VERSION_NEEDED = lazy_compile(
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
     # `Found an incompatible version of torchao. Found version 0.3.1, but ...`
     r"|\b(?:incompatible|unsupported|outdated|too old an?) version of [`'\"]?(?P<x>[A-Za-z][\w-]*[A-Za-z0-9])"
+    # `The PyTorch version isn't compatible with memmap nested tensors. Please upgrade ...`
+    r"|\b(?P<k>[A-Za-z][\w-]*) version (?:is not|isn't|is in|not) compatible with\b"
     # `The installed VeOmni's OpsImplementationConfig has no [...]`: the installed release lacks it
     r"|\b(?:[Tt]he )?[Ii]nstalled [`'\"]?(?P<h>[A-Za-z][\w-]*)[`'\"]?(?:'s)? (?:[\w.]+ ){0,3}"
     r"(?:has no|does not (?:have|support|accept|provide|expose|export|define|include)|lacks|is too old)\b"
@@ -902,8 +906,9 @@ _UNSUPPORTED = lazy_compile(
     r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
     r"\bonly (?:works?|compatible) (?:with|for|when|if|on)\b|"
     r"\bcan(?:not|'t) be used (?:with|together|when)\b|"
-    # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`
-    r"\bnot supports\b|\b(?:is|are) not support\b|"
+    # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`,
+    # `not support vpp now`
+    r"\bnot supports\b|\b(?:is|are) not support\b|^not (?:yet )?support\b|"
     r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
     r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when)\b|"
@@ -917,7 +922,9 @@ _ABOUT_THE_MODEL = lazy_compile(
     r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
     r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
     r"\b(?:this|the|that) models? (?:is|are) not|"
-    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|\brope_\w+|\bconfig\.json\b",
+    r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|\brope_\w+|\bconfig\.json\b|"
+    # a field of the model's config as a library names it (`sliding_window` argument in the config)
+    r"`\w+` (?:argument|attribute|field|key) in the (?:model(?:'s)? )?config\b",
     re.I,
 )
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
@@ -925,7 +932,8 @@ _ABOUT_THE_MODEL = lazy_compile(
 _A_SETTING_NAMED = lazy_compile(
     r"\b(?:b?float16|float32|bf16|fp16|dtype)\b|"
     # an argument or flag named as such: the `quantization` argument, option `--tp`, --max-num-seqs
-    r"`[\w.-]+`(?: \w+)? (?:argument|option|parameter|flag|setting)\b|"
+    # (not a model config's field, as transformers calls them: `sliding_window` argument in the config)
+    r"`[\w.-]+`(?: \w+)? (?:argument|option|parameter|flag|setting)\b(?! in the (?:model(?:'s)? )?config\b)|"
     r"\b(?:argument|option|parameter|flag|setting) `[\w.-]+`|(?<![\w-])--[a-z][a-z0-9]*-[\w-]+|"
     # a command-line flag quoted with its value: `--runner generate`
     r"`--[a-z][\w-]*(?: [\w.-]+)?`",
@@ -955,7 +963,7 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
 # method PurePath.as_uri ...>`): what the calling code passed, not a setting's value.
 # A config part of another shape (a ListConfig where one value goes) may be a setting.
 _CODE_OBJECT_REFUSED = lazy_compile(
-    r"\b(?:got|received|gets):? (?:an? )?(?:type )?<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
+    r"\b(?:[Gg]ot|[Rr]eceived|[Gg]ets):? (?:an? )?(?:type )?<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
     r"<bound method |<function [\w.<>]+ at 0x|"
     r"<class '(?:method|function|builtin_function_or_method|module|generator|coroutine)'>|"
     r"\bmust be an? (?:dict|list)\b.{0,80}"
@@ -1049,7 +1057,7 @@ _MISSING = lazy_compile(
     r"(?:is|are) (?:missing|absent)\b|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
-    r"cannot (?:both )?be (?:both )?None|\bwas provided without\b|"
+    r"cannot (?:both )?be (?:both )?None|"
     r"\bmust (?:include|define|have) (?:an? |the )?['\"`]?[a-z]+_[a-z_]+\b|"
     r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)|"
     # `GDPO requires 'algorithm.gdpo_reward_keys' listing ...`: a dotted option it needs
@@ -1092,7 +1100,7 @@ _MODEL_SPLIT = (
     r"sequence[ _-]parallel|expert[ _-]parallel|"
     # `tp`, `--ep-size`, `pp_size`, but not a word inside another option's name (`--elastic-ep-scale-timeout`)
     r"(?<![a-z0-9][-_])\b(?:tp|pp|cp|ep|sp)(?:[_-]size)?\b(?![-_][a-z])|"
-    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|"
+    r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|\bvpp\b|"
     # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
     r"\b(?:input|output)_partition_sizes?\b"
 )
@@ -1139,7 +1147,8 @@ _REFUSED = lazy_compile(
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
     r"\bonly \S+ (?:is|are) supported\b|\b(?:is|are) not enabled\b|\bcan(?:'t|not) be used with\b|"
     r"\bcannot override\b|\bout[- ]of[- ](?:vocab(?:ulary)?|range|bounds)\b|\bmust (?:equal|match)\b|"
-    r"\bcannot contain\b|\bprovided but without\b|"
+    # (a value given without the one it goes with: what was given is refused)
+    r"\bcannot contain\b|\bprovided (?:but )?without\b|"
     # two settings given one thing: `... trying to use a port number 10001 that is used by other components`
     r"\b(?:is|are) (?:already )?(?:used|taken) by (?:other|another)\b|\bexpect(?:ed|s)? `?\w+`? to be\b|"
     r"\bmake sure (?:that )?(?:[\w.`'-]+ ){1,6}(?:is|are|has|have|does|do)\b|"
@@ -1569,7 +1578,11 @@ def _config_check(
                 # setting is what is refused beside the split
                 and not (_INCOMPATIBLE.search(message) and _another_setting_named(message))
             )
-            or (parallel_sizes and not _another_setting_named(message))
+            or (
+                parallel_sizes
+                and not _another_setting_named(message)
+                and not _feature_a_split_refuses(message)
+            )
         )
         and not _ONLY_FOR_A_BACKEND.search(message)
     ):
@@ -1595,6 +1608,22 @@ _ONLY_FOR_A_BACKEND = lazy_compile(
 _MODEL_FAMILY = lazy_compile(
     r"^(?:qwen|llama|gemma|mistral|mixtral|deepseek|glm|phi|internvl|minicpm|kimi)", re.I
 )
+
+
+# What a thing does not support (`Dynamic CP does not support distillation`): its object.
+_NOT_SUPPORTING = lazy_compile(
+    r"\b(?:does not|doesn't|do not|don't|cannot|can't) (?:yet |currently )?support (?:for |with )?"
+    r"(?P<object>[^.;:,]{1,80})",
+    re.I,
+)
+
+
+def _feature_a_split_refuses(message: str) -> bool:
+    """Whether a model split refuses a feature (`Dynamic CP does not support distillation`): the
+    feature's setting is the value refused, not the split (`... does not support vpp` refuses
+    the split)."""
+    m = _NOT_SUPPORTING.search(message)
+    return bool(m and _PARALLEL.search(message[: m.start()]) and not _PARALLEL.search(m.group("object")))
 
 
 def _another_setting_named(message: str) -> bool:
