@@ -3632,3 +3632,122 @@ def test_a_package_saying_its_version_is_not_compatible_is_that_packages_version
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("ENV013", "medium")
     assert "torch" in first.cause
+
+
+def test_a_key_missing_from_what_a_function_returned_is_no_field_of_the_data() -> None:
+    reward = "/opt/verl/verl/experimental/reward_loop/reward_manager/naive.py"
+    returned = _frames((reward, "run_single", 'score = result["score"]'), last="KeyError: 'score'")
+    assert diagnose_text(returned, _CATALOG).findings == ()
+    # the same key read from a sample is a field the data lacks
+    row = _frames(
+        (reward, "run_single", 'ground_truth = data_item.non_tensor_batch["reward_model"]["ground_truth"]'),
+        last="KeyError: 'ground_truth'",
+    )
+    assert diagnose_text(row, _CATALOG).findings[0].rule == "CFG012"
+
+
+def test_a_users_script_given_verls_overrides_sets_them() -> None:
+    command = (
+        "$ python3 check_reward.py actor_rollout_ref.model.path=/models/q reward.custom_reward_function.path=r.py "
+        "+reward.custom_reward_function.reward_kwargs.format_weight=0.1 --seed=3 out=./x\n"
+    )
+    log = command + _frames(
+        (
+            "/opt/verl/verl/trainer/ppo/reward.py",
+            "_call_with_kwargs",
+            "return raw_fn(*args, **merged_kwargs)",
+        ),
+        last="TypeError: compute_score() got an unexpected keyword argument 'format_weight'",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014"
+    assert "reward.custom_reward_function.reward_kwargs.format_weight" in first.cause
+    # without the override, the function does not take what verl's contract passes it
+    plain = diagnose_text(
+        log.replace(" +reward.custom_reward_function.reward_kwargs.format_weight=0.1", ""), _CATALOG
+    )
+    assert plain.findings[0].rule == "CFG008"
+
+
+def test_building_a_config_part_failing_on_an_attribute_the_run_set_is_that_override() -> None:
+    command = (
+        "$ python3 -m verl.trainer.main_ppo +actor_rollout_ref.model.override_config.rope_scaling.type=yarn "
+        "+actor_rollout_ref.model.override_config.rope_scaling.factor=4.0\n"
+    )
+    wrapper = (
+        "hydra.errors.InstantiationException: Error in call to target 'verl.workers.config.model.HFModelConfig':\n"
+        "AttributeError(\"'dict' object has no attribute 'type'\")\n"
+        "full_key: actor_rollout_ref.model\n"
+    )
+    first = diagnose_text(command + wrapper, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "rope_scaling.type" in first.cause
+    # an attribute no override of that part sets tells nothing about the run's values
+    other = diagnose_text(command + wrapper.replace("'type'", "'dtype'"), _CATALOG)
+    assert [f.rule for f in other.findings] != ["CFG014"]
+
+
+@pytest.mark.parametrize(
+    ("tokenizer_file", "code"),
+    [("tokenization_utils_fast.py", "ENV009"), ("tokenization_utils_tokenizers.py", "CFG017")],
+)
+def test_the_backend_tokenizer_refusal_is_read_by_the_transformers_release_that_raised_it(
+    tokenizer_file: str, code: str
+) -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/utils/tokenizer.py",
+            "hf_tokenizer",
+            "tokenizer = AutoTokenizer.from_pretrained(path)",
+        ),
+        (f"{_SITE}/transformers/{tokenizer_file}", "__init__", "raise ValueError("),
+        # (printed over five lines, as the message holds newlines)
+        last="ValueError: Couldn't instantiate the backend tokenizer from one of: \n(1) a `tokenizers` library "
+        "serialization file, \n(2) a slow tokenizer instance to convert or \n(3) an equivalent slow tokenizer "
+        "class to instantiate and convert. \nYou need to have sentencepiece or tiktoken installed to convert a "
+        "slow tokenizer to a fast one.",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == [code]
+
+
+def test_a_package_release_that_breaks_loading_the_users_module_is_the_cause() -> None:
+    log = _frames(
+        ("/opt/verl/verl/utils/import_utils.py", "load_module", "spec.loader.exec_module(module)"),
+        ("/work/rewards/math_reward.py", "<module>", "from math_verify import parse"),
+        (
+            f"{_SITE}/latex2sympy2_extended/gen/PSParser.py",
+            "PSParser",
+            "atn = ATNDeserializer().deserialize(x)",
+        ),
+        (f"{_SITE}/antlr4/atn/ATNDeserializer.py", "adjust", "v = ord(c) - 2"),
+        last="TypeError: ord() expected string of length 1, but int found",
+    )
+    log += "\nThe above exception was the direct cause of the following exception:\n\n" + _frames(
+        (
+            "/opt/verl/verl/utils/import_utils.py",
+            "load_module",
+            'raise RuntimeError(f"Error loading module")',
+        ),
+        last="RuntimeError: Error loading module from module_path='rewards/math_reward.py'",
+    )
+    found = diagnose_text(log, _CATALOG).findings
+    assert [f.rule for f in found] == ["ENV013"]
+    assert "antlr4" in found[0].cause
+
+
+def test_a_model_shipping_its_own_code_explains_the_model_type_transformers_does_not_know() -> None:
+    log = (
+        "[transformers] You are using a model of type `tinymath` to instantiate a model of type ``. This may "
+        "be expected if you are loading a checkpoint that shares a subset of the architecture.\n"
+        + _frames(
+            (
+                f"{_SITE}/transformers/dynamic_module_utils.py",
+                "resolve_trust_remote_code",
+                "raise ValueError(",
+            ),
+            last="ValueError: The repository /models/tinymath contains custom code which must be executed to "
+            "correctly load the model. Please pass the argument `trust_remote_code=True` to allow custom code "
+            "to be run.",
+        )
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG007"]

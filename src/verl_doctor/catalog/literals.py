@@ -64,6 +64,7 @@ INTERNAL_LITERALS: dict[str, list[str]] = {
         "CUDA Runtime",
         "verl.trainer.",
         "recipe.",
+        "actor_rollout_ref.",
         "NVIDIA ",
         "Tesla ",
         "+cu1",

@@ -112,6 +112,7 @@ _LOADS_BY_PATH = frozenset(
     ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
 )
 # A plain value read as if it were a config section.
+_OBJECT_HAS_NO = lazy_compile(r"^'\w+' object has no attribute '(?P<attr>\w+)'")
 _SCALAR_HAS_NO = lazy_compile(r"^'(?:str|int|float|bool)' object has no attribute '(?P<attr>\w+)'")
 # The libraries that read a run's data files.
 _DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
@@ -837,8 +838,9 @@ class Analyzer:
         """Whether the exception's class and names, the import of a user's file, or a settings
         check answer it."""
         return (
-            self._user_function_called_wrongly(line, exc)
-            or self._override_passed_as_argument(line, exc)
+            # (an argument the run set itself, `reward_kwargs.format_weight`, before the contract)
+            self._override_passed_as_argument(line, exc)
+            or self._user_function_called_wrongly(line, exc)
             or self._own_module_missing(line, exc)
             or self._package_shadowed(line, exc)
             or self._module_the_run_names(line, exc)
@@ -1251,6 +1253,8 @@ class Analyzer:
         path = "/" + module.replace(".", "/") + ".py"
         if checked and not message.strip() and self._bare_refusal_of_set_values(line, cls):
             return
+        if exc_type == "AttributeError" and self._attribute_the_run_set(line, message):
+            return
         self._class_refused(
             line, exc_type, message, message, path, "__post_init__", "verl" if checked else None
         )
@@ -1269,6 +1273,28 @@ class Analyzer:
         from verl_doctor.engine.fallbacks import Fallback
 
         basis = f"verl's {cls} refused its values with a bare assert; this run set {', '.join(options[:4])}"
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
+
+    def _attribute_the_run_set(self, line: Line, message: str) -> bool:
+        """Building the part of the config Hydra names (`full_key: actor_rollout_ref.model`) failed
+        on an attribute that one of this run's overrides under that part sets
+        (`+...override_config.rope_scaling.type=yarn`, then `'dict' object has no attribute
+        'type'`): that override does not fit what it sets."""
+        m = _OBJECT_HAS_NO.search(message)
+        full = _FULL_KEY.search(line.follow)
+        if m is None or full is None:
+            return False
+        section, attr = full.group("key"), m.group("attr")
+        options = [
+            k
+            for k in self.context.overrides
+            if k.lstrip("+~").startswith(section + ".") and k.lstrip("+~").endswith("." + attr)
+        ]
+        if not options:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = f"building {section} failed on {attr!r}, which this run set with {options[0]}"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
 
     def _class_refused(
@@ -1383,7 +1409,10 @@ class Analyzer:
             return True
         if package not in STACK_PACKAGES:
             return False
-        if package == "verl" and self._credit(line, data_field(exc.type, message, last[1].path)):
+        raised_at = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        if package == "verl" and self._credit(
+            line, data_field(exc.type, message, last[1].path, code=raised_at)
+        ):
             return True
         if exc.type in ("RuntimeError", "NotImplementedError", "AttributeError") and not self._options_named(
             message

@@ -43,6 +43,9 @@ _GPU_MODEL = lazy_compile(
 _GPU_COUNT = lazy_compile(r"GPU Count\s*:\s*(?P<n>\d+)")
 _GPU_CAPACITY = lazy_compile(r"has a total capacity of (?P<cap>[\d.]+ [GM]iB)")
 _ENTRY = lazy_compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
+# A Python script run with arguments, and the key that marks verl's overrides among them.
+_SCRIPT = lazy_compile(r"(?:^|\s)(?:\S*/)?python[\d.]*\s+(?:-u\s+)?\S+\.py(?=\s)")
+_ACTOR_KEY = "actor_rollout_ref."
 _OVERRIDES = lazy_compile(r"Error executing job with overrides: (?P<list>\[.*\])")
 _NAME_TOKEN = lazy_compile(r"[A-Za-z_][\w.]*\w")
 _CAMEL = lazy_compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
@@ -95,7 +98,7 @@ class ContextCollector:
         if m:
             self.versions.setdefault("python", m.group("v"))
         self._gpus(text)
-        if "verl." in text or "recipe." in text:
+        if "verl." in text or "recipe." in text or _ACTOR_KEY in text:
             self._command(line)
         elif not (_BANNER_VERSION.match(text) or _BANNER_PKG.match(text) or _GPU_COUNT.search(text)):
             # Everything this text did keeps the first value seen (versions, GPU model and
@@ -136,17 +139,26 @@ class ContextCollector:
 
     def _command(self, line: Line) -> None:
         m = _ENTRY.search(line.text)
-        if not m or line.text == self._last_command:
+        # (a script of the user's given verl's overrides composes verl's config from them: those
+        # that name a part of verl's config are settings of the run)
+        script = _SCRIPT.search(line.text) if m is None else None
+        if (m is None and script is None) or line.text == self._last_command:
             return  # a relaunch echoes the same command: parsing it again adds nothing
         self._last_command = line.text
-        if self.entry_point is None:
+        if m is not None and self.entry_point is None:
             self.entry_point = m.group("entry")
             self.command = line.text[:2000]
+        end = (m or script).end()  # type: ignore[union-attr]
         try:
-            tokens = shlex.split(line.text[m.end() :], posix=True)
+            tokens = shlex.split(line.text[end:], posix=True)
         except ValueError:
-            tokens = line.text[m.end() :].split()
-        self._add_overrides(t for t in tokens if "=" in t and not t.startswith("-"))
+            tokens = line.text[end:].split()
+        overrides = [t for t in tokens if "=" in t and not t.startswith("-")]
+        if m is None:
+            from verl_doctor.catalog.verl_keys import known
+
+            overrides = [t for t in overrides if known(t.partition("=")[0].split(".", 1)[0])]
+        self._add_overrides(overrides)
         if self.overrides and self.override_line is None:
             self.override_line = line
 

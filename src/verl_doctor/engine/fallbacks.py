@@ -1762,6 +1762,12 @@ _SAMPLE_FIELD = lazy_compile(
 _DATA_READERS = lazy_compile(
     r"/verl/(?:utils/dataset|workers/reward_manager|utils/reward_score|experimental/reward_loop)(?:/|\.py)"
 )
+# What a source line subscripts (`data_item.non_tensor_batch["reward_model"]` -> its names), and
+# the names a row of the data goes by in verl's code.
+_SUBSCRIPTED = lazy_compile(r"([A-Za-z_][\w.]*)\s*\[")
+_A_ROW = lazy_compile(
+    r"data|row|example|item|sample|batch|extra_info|reward_model|ground_truth|kwargs|record|df\b|frame", re.I
+)
 _TOOL_CODE = lazy_compile(r"/verl/tools/\w+\.py$")
 _KEY = lazy_compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
 
@@ -1771,13 +1777,20 @@ _KEY = lazy_compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may 
 COLUMN_LOOKUP = lazy_compile(r"/pandas/core/(?:frame|indexes/base)\.py$")
 
 
-def data_field(exc_type: str, message: str, path: str, column_lookup: bool = False) -> Fallback | None:
+def data_field(
+    exc_type: str, message: str, path: str, column_lookup: bool = False, code: str = ""
+) -> Fallback | None:
     """A KeyError raised where verl reads a row of the dataset (or, with `column_lookup`, a column
-    of a DataFrame verl loaded): the data lacks that field."""
+    of a DataFrame verl loaded): the data lacks that field. `code`, the raising source line when
+    the traceback shows it, must read it from a row (`row_dict[...]`), not from what a function
+    returned (`result["score"]`: a custom reward function's return value)."""
     if exc_type != "KeyError":
         return None
     m = _KEY.match(message.strip())
     if m is None or not (column_lookup or _DATA_READERS.search(path.replace("\\", "/"))):
+        return None
+    subscripted = _SUBSCRIPTED.findall(code)
+    if subscripted and not any(_A_ROW.search(name) for name in subscripted):
         return None
     where = path[path.rfind("/verl/") + 1 :]
     return Fallback(
