@@ -265,6 +265,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/vllm/config.py",
             "CFG014",
         ),
+        # A value asked for in a given form was given in another (`host:port`).
+        (
+            "AssertionError: please provide --dist-init-addr as host:port of head node",
+            f"{_SITE}/sglang/srt/server_args.py",
+            "CFG014",
+        ),
         # ... while one asked for and not given is missing.
         (
             "ValueError: num_speculative_tokens must be provided with speculative model unless the "
@@ -307,6 +313,34 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
         (
             "AssertionError: rng state not found in dict_keys(['model', 'extra_state']).",
             "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+        ),
+        # Code calling a library the wrong way, parts of the library needing one another, the
+        # shapes a forward pass was given: no setting of the run.
+        (
+            "AssertionError: Invalid hidden_states shape, received torch.Size([1, 1, 8192, 3584])",
+            "/opt/verl/verl/utils/experimental/torch_functional.py",
+        ),
+        (
+            "AssertionError: execute_mode must be a Execute. Got all",
+            "/opt/verl/verl/single_controller/base/decorator.py",
+        ),
+        (
+            "NotImplementedError: AutoBridge should not be instantiated directly. Use from_pretrained() or "
+            "from_config() class methods instead.",
+            f"{_SITE}/mbridge/core/auto_bridge.py",
+        ),
+        (
+            "AssertionError: reduce_scatter_gradients() should not be called when outer-DP sharding is enabled.",
+            f"{_SITE}/megatron/core/distributed/fsdp/src/megatron_fsdp/param_and_grad_buffer.py",
+        ),
+        (
+            "AssertionError: SWARadixCache or SWAChunkCache is required for SWATokenToKVPoolAllocator",
+            f"{_SITE}/sglang/srt/managers/schedule_batch.py",
+        ),
+        (
+            "ValueError: Tensor query has shape  with a zero dimension. FlashAttention does not support inputs "
+            "with dim=0. Please check your input shapes or use SDPA instead.",
+            f"{_SITE}/transformers/integrations/flash_attention.py",
         ),
         # A field of the model's config, as transformers names it: the model's, not the run's.
         (
@@ -3303,14 +3337,25 @@ def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_s
     )
     last = "ValueError: Prefix tuning does not work with gradient checkpointing."
     assert [f.rule for f in diagnose_text(_frames(*called, last=last), _CATALOG).findings] == []
-    # the same refusal while the script builds the library from its settings is a setting
+    # a script of the user's building the library itself, with no verl code in the traceback,
+    # passes its own values too: no setting of verl's config is what was refused
     built = (
         ("/workspace/scripts/train.py", "main", "model = get_peft_model(model, config)"),
         (f"{_SITE}/peft/mapping_func.py", "get_peft_model", "return PeftModel(model, config)"),
         (f"{_SITE}/peft/peft_model.py", "add_adapter", "self._setup_prompt_encoder(adapter_name)"),
         refusal,
     )
-    assert diagnose_text(_frames(*built, last=last), _CATALOG).findings[0].rule == "CFG014"
+    assert diagnose_text(_frames(*built, last=last), _CATALOG).findings == ()
+    # the same refusal raised while verl builds the model is a setting of the run
+    by_verl = (
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "_build_model_optimizer",
+            "module = get_peft_model(module, cfg)",
+        ),
+        *built[1:],
+    )
+    assert diagnose_text(_frames(*by_verl, last=last), _CATALOG).findings[0].rule == "CFG014"
 
 
 def test_what_verl_refuses_from_code_plugged_into_it_is_not_a_setting() -> None:
@@ -3751,3 +3796,44 @@ def test_a_model_shipping_its_own_code_explains_the_model_type_transformers_does
         )
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG007"]
+
+
+@pytest.mark.parametrize(
+    ("override", "code"),
+    [("trainer.n_gpus_per_node=0", "CFG003"), ("data.train_batch_size=0", "CFG004")],
+)
+def test_verl_dividing_by_a_count_the_run_set_to_zero_is_that_setting(override: str, code: str) -> None:
+    log = f"$ python3 -m verl.trainer.main_ppo trainer.nnodes=1 {override}\n" + _frames(
+        (
+            "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+            "_validate_config",
+            "assert real_bsz % minimal_bsz == 0",
+        ),
+        last="ZeroDivisionError: integer modulo by zero",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == (code, "medium")
+    assert override.split("=")[0] in first.cause
+    # no count set to 0: nothing to blame
+    assert diagnose_text(log.replace("=0\n", "=8\n"), _CATALOG).findings == ()
+
+
+def test_a_package_saying_it_is_not_installed_from_its_own_code_has_a_broken_extension() -> None:
+    log = _frames(
+        (
+            "/workspace/my_models/modeling_custom.py",
+            "__init__",
+            "self.attn = FlashSelfAttention(causal=True)",
+        ),
+        (
+            f"{_SITE}/flash_attn/modules/mha.py",
+            "__init__",
+            "assert flash_attn_varlen_qkvpacked_func is not None",
+        ),
+        last="AssertionError: FlashAttention is not installed",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV006", "medium")
+    # said from elsewhere, the package is missing
+    elsewhere = log.replace(f"{_SITE}/flash_attn/modules/mha.py", "/workspace/my_models/attn.py")
+    assert diagnose_text(elsewhere, _CATALOG).findings[0].rule == "ENV009"

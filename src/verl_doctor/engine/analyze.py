@@ -383,6 +383,8 @@ class Analyzer:
                     continue
                 if "has no attribute" in text and self._name_held_in_a_variable(line, rule.id):
                     continue
+                if rule.id == "ENV009" and self._missing_by_its_own_words(line, text, spans):
+                    continue
                 hit_any = True
                 groups = groups_at(text, spans)
                 conf = "medium" if env is not None else "high"
@@ -846,6 +848,7 @@ class Analyzer:
             or self._module_the_run_names(line, exc)
             or self._path_the_run_names(line, exc)
             or self._override_value_refused(line, exc)
+            or self._divided_by_a_zero_set(line, exc)
             or self._removed_option_set(line, exc)
             or self._section_set_to_a_value(line, exc)
             or self._user_code_raised(line, exc)
@@ -1071,6 +1074,26 @@ class Analyzer:
         value = self.context.overrides[keys[0]]
         basis = f"{an(exc.type)} refusing the value {value}, which this run set as {' and '.join(keys)}"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
+
+    def _divided_by_a_zero_set(self, line: Line, exc: ExceptionLine) -> bool:
+        """verl dividing by a count this run set to 0 (`trainer.n_gpus_per_node=0`, then
+        `integer modulo by zero` in _validate_config): that setting, whatever the arithmetic."""
+        if exc.type != "ZeroDivisionError":
+            return False
+        last = self._last_frame(line)
+        if last is None or not last[1].is_verl or not 0 <= line.number - last[0] <= _RAISED_WITHIN:
+            return False
+        zeros = [k for k, v in self.context.overrides.items() if v.strip("'\" ") in ("0", "0.0")]
+        if not zeros or len(zeros) > 2:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        leaf = zeros[0].rsplit(".", 1)[-1]
+        basis = f"a ZeroDivisionError in verl's code, and this run set {' and '.join(zeros)} to 0"
+        if leaf in _GPU_COUNT_KEYS:
+            return self._credit(line, Fallback("CFG003", {"zero_count": zeros[0]}, basis))
+        code = "CFG004" if "batch" in leaf else "CFG014"
+        return self._credit(line, Fallback(code, {"options": ", ".join(zeros)}, basis))
 
     def _removed_option_set(self, line: Line, exc: ExceptionLine) -> bool:
         """A library saying an argument it no longer has (`Cluster-wide storage configuration has
@@ -1427,6 +1450,10 @@ class Analyzer:
             code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
             if self._credit(line, engine_result_changed(message, last[1].path, code)):
                 return True
+        # (what the user's own code passed a library while running it, `config.get_text_config()`,
+        # is that code's doing, whichever library refuses it)
+        if self._called_by_user_code(line, package):
+            return False
         if (
             package in MODEL_CONFIG_PACKAGES
             and not self.context.set_keys_named_in(message)
@@ -1443,10 +1470,10 @@ class Analyzer:
             options = self._options_named(message if own is None else own, statement)
         else:
             options = _feature_options(message)
-        if self._called_by_user_code(line, package):
-            return False
         called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
+        if found is not None and found.code in _VERL_VALUE_CODES and self._outside_verl(line, package):
+            return False
         return self._credit(line, found)
 
     def _section_set_to_a_value(self, line: Line, exc: ExceptionLine) -> bool:
@@ -1499,6 +1526,31 @@ class Analyzer:
             basis = f"an AttributeError looking up the name {m.group('name')} holds, a setting's value"
             self._credit(line, Fallback("CFG014", {"options": read.group("path")}, basis))
         return True
+
+    def _missing_by_its_own_words(self, line: Line, text: str, spans: dict[str, Any]) -> bool:
+        """A package saying it is not installed from inside its own code (`FlashAttention is not
+        installed`, asserted in flash_attn/modules/mha.py): the package imported, its compiled
+        extension did not load; a build for another torch (ENV006), not a package to install."""
+        named = groups_at(text, spans).get("module")
+        innermost = self._innermost.get(line.worker.key())
+        if not named or innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, known_package
+
+        package = innermost[1].package
+        if package is None or package == "verl" or known_package(named) != package:
+            return False
+        basis = f"{package}'s own code says it is not installed: its compiled extension did not load"
+        return self._credit(line, Fallback("ENV006", {"ext": package}, basis))
+
+    def _outside_verl(self, line: Line, package: str) -> bool:
+        """Whether a script of the user's called another library with no verl code anywhere in
+        the traceback (a script building a PEFT model itself): the values it refused are the
+        script's, not a setting of verl's config."""
+        if package == "verl" or line.worker.key() not in self._entered:
+            return False
+        frames = self._frames.get(line.worker.key(), ())
+        return not any(0 <= line.number - number <= FRAME_LOOKBACK for number, _ in frames)
 
     def _called_by_user_code(self, line: Line, package: str) -> bool:
         """Whether the library that raised was called by the user's own code with values of its
@@ -1896,6 +1948,10 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
 
 
+# The settings that count the GPUs a run asks for.
+_GPU_COUNT_KEYS = frozenset(("n_gpus_per_node", "nnodes"))
+# The codes that say a value of verl's config was refused or left out.
+_VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
 # `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
 # variable (a setting, a sample's field), not one written against a release of that module.
 _LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")

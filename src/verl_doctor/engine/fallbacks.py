@@ -948,9 +948,22 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     # an object of a class passed by the calling code (`model must be a PeftModel`, `passing
     # AlgoConfig not supported yet`)
     r"\b(?:must|should) be an? (?:instance of )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
+    # ... or of a one-word class, with what it got (`execute_mode must be a Execute. Got all`)
+    r"\b(?:must|should) be an? (?-i:[A-Z][a-z0-9]+)\. Got\b|"
     r"\bpassing (?:an? )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
     # what a sample holds (an image's aspect ratio, its processed pixels), not a setting
     r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?modal[_ ]inputs?\b|"
+    # the shapes of what a forward pass was given (`Tensor query has shape  with a zero dimension`,
+    # `received torch.Size([1, 1, 8192, 3584])`)
+    r"\binput shapes?\b|\bwith a zero dimension\b|\binputs with dim=0\b|\btorch\.Size\(\[|"
+    # code calling a library the wrong way (`AutoBridge should not be instantiated directly`,
+    # `reduce_scatter_gradients() should not be called when ...`)
+    r"\b(?:should|must|can) ?not be (?:instantiated|constructed|called|used) directly\b|"
+    r"\(\) (?:should|must) (?:not|only) be called\b|"
+    # parts of the library's code needing one another (`SWARadixCache or SWAChunkCache is required
+    # for SWATokenToKVPoolAllocator`): classes in code's spelling, no setting
+    r"(?-i:^[A-Z][a-z0-9]+[A-Z]\w*(?: or [A-Z][a-z0-9]+[A-Z]\w*)* (?:is|are) required for "
+    r"[A-Z][a-z0-9]+[A-Z]\w*)|"
     # Python refusing a call's arguments: one library calling another's function as another
     # release spelt it, not a setting the run was given.
     r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
@@ -1059,7 +1072,8 @@ _MISSING = lazy_compile(
     r"(?:key|value|field|argument|option|parameter|config(?:uration)?|section)s?\b|"
     r"cannot (?:both )?be (?:both )?None|"
     r"\bmust (?:include|define|have) (?:an? |the )?['\"`]?[a-z]+_[a-z_]+\b|"
-    r"must not be None|is None|not be None|please provide|need(?:s)? to (?:set|specify|provide)|"
+    # (`please provide --dist-init-addr as host:port`: a value given in the wrong form)
+    r"must not be None|is None|not be None|please provide(?! \S+ as )|need(?:s)? to (?:set|specify|provide)|"
     # `GDPO requires 'algorithm.gdpo_reward_keys' listing ...`: a dotted option it needs
     r"\brequires? ['\"`]?[a-z_]+(?:\.[a-z_]+)+['\"`]?(?! to be| =)|"
     # `No teacher configured for routing key 'math'`
