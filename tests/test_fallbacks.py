@@ -265,6 +265,18 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/vllm/config.py",
             "CFG014",
         ),
+        # A feature switched in words, and an option directed beside a sample's kind.
+        (
+            "NotImplementedError: Disabling sliding window is not supported for models with rope_scaling. "
+            "Please raise an issue so we can investigate.",
+            f"{_SITE}/vllm/config/__init__.py",
+            "CFG014",
+        ),
+        (
+            "ValueError: For multimodal input processing do not set `enable_tokenizer_batch_encode`.",
+            f"{_SITE}/sglang/srt/managers/tokenizer_manager.py",
+            "CFG014",
+        ),
         # A value asked for in a given form was given in another (`host:port`).
         (
             "AssertionError: please provide --dist-init-addr as host:port of head node",

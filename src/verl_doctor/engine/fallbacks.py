@@ -941,6 +941,10 @@ _A_SETTING_NAMED = lazy_compile(
 )
 # A sample's content (chat roles, token ids, what a reward function or tool returned), or how
 # code uses a library's API (registries, subclasses, dispatch modes): not a setting of the run.
+# What a sample holds (an image's aspect ratio, its processed pixels), not a setting, unless the
+# refusal directs an option (`For multimodal input processing do not set
+# `enable_tokenizer_batch_encode``).
+_ABOUT_A_SAMPLE = lazy_compile(r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?modal[_ ]inputs?\b", re.I)
 _ABOUT_DATA_OR_CODE = lazy_compile(
     r"\binput_ids\b|non_tensor_batch|\bbatch\.keys\(\)|tool\.execute|\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
@@ -951,8 +955,6 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     # ... or of a one-word class, with what it got (`execute_mode must be a Execute. Got all`)
     r"\b(?:must|should) be an? (?-i:[A-Z][a-z0-9]+)\. Got\b|"
     r"\bpassing (?:an? )?[`'\"]?(?-i:(?:[A-Z][a-z0-9]+){2,})\b|"
-    # what a sample holds (an image's aspect ratio, its processed pixels), not a setting
-    r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?modal[_ ]inputs?\b|"
     # the shapes of what a forward pass was given (`Tensor query has shape  with a zero dimension`,
     # `received torch.Size([1, 1, 8192, 3584])`)
     r"\binput shapes?\b|\bwith a zero dimension\b|\binputs with dim=0\b|\btorch\.Size\(\[|"
@@ -962,8 +964,8 @@ _ABOUT_DATA_OR_CODE = lazy_compile(
     r"\(\) (?:should|must) (?:not|only) be called\b|"
     # parts of the library's code needing one another (`SWARadixCache or SWAChunkCache is required
     # for SWATokenToKVPoolAllocator`): classes in code's spelling, no setting
-    r"(?-i:^[A-Z][a-z0-9]+[A-Z]\w*(?: or [A-Z][a-z0-9]+[A-Z]\w*)* (?:is|are) required for "
-    r"[A-Z][a-z0-9]+[A-Z]\w*)|"
+    r"(?-i:^[A-Z]+[a-z0-9]+[A-Z]\w*(?: or [A-Z]+[a-z0-9]+[A-Z]\w*)* (?:is|are) required for "
+    r"[A-Z]+[a-z0-9]+[A-Z]\w*)|"
     # Python refusing a call's arguments: one library calling another's function as another
     # release spelt it, not a setting the run was given.
     r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
@@ -1449,6 +1451,9 @@ def _config_check(
                 or options
                 # an option refused for this kind of model (`x_token_id is only supported for ...`)
                 or _CONDITIONED_OPTION.search(message)
+                # a feature the run switched, in words (`Disabling sliding window is not supported for
+                # models with rope_scaling`)
+                or _FEATURE_SWITCHED.search(message)
                 # verl saying what it does not support (a model's layout, a feature with another)
                 or (package == "verl" and _verl_does_not_support(message))
             )
@@ -1462,9 +1467,13 @@ def _config_check(
             # What the model or a checkpoint is, not how the run was configured (the engine's
             # code for one architecture refusing it is the config.json, below).
             return None
-        if _ABOUT_DATA_OR_CODE.search(message) or (
-            _CHAT_ROLE.search(message)
-            and not any("role" in t.group(0) for t in _OPTION_TOKEN.finditer(message))
+        if (
+            _ABOUT_DATA_OR_CODE.search(message)
+            or (_ABOUT_A_SAMPLE.search(message) and not _DIRECTS_AN_OPTION.search(message))
+            or (
+                _CHAT_ROLE.search(message)
+                and not any("role" in t.group(0) for t in _OPTION_TOKEN.finditer(message))
+            )
         ):
             return None  # a sample's content, or how code calls the library
         if package == "verl":
@@ -1624,6 +1633,7 @@ _MODEL_FAMILY = lazy_compile(
 )
 
 
+_FEATURE_SWITCHED = lazy_compile(r"^(?:\[[\w.-]+\] )?(?:Disabling|Enabling|Turning (?:on|off)) [a-z]")
 # What a thing does not support (`Dynamic CP does not support distillation`): its object.
 _NOT_SUPPORTING = lazy_compile(
     r"\b(?:does not|doesn't|do not|don't|cannot|can't) (?:yet |currently )?support (?:for |with )?"
