@@ -3849,3 +3849,13 @@ def test_a_package_saying_it_is_not_installed_from_its_own_code_has_a_broken_ext
     # said from elsewhere, the package is missing
     elsewhere = log.replace(f"{_SITE}/flash_attn/modules/mha.py", "/workspace/my_models/attn.py")
     assert diagnose_text(elsewhere, _CATALOG).findings[0].rule == "ENV009"
+
+
+def test_a_script_reading_a_part_of_a_model_config_is_not_building_the_library() -> None:
+    log = _frames(
+        ("/workspace/tools/inspect_vlm.py", "<module>", "hidden = config.get_text_config().hidden_size"),
+        (f"{_SITE}/transformers/configuration_utils.py", "get_text_config", "raise ValueError("),
+        last="ValueError: Multiple valid text configs were found in the model config: ['text_config', "
+        "'thinker_config']. In this case, using `get_text_config()` would be ambiguous.",
+    )
+    assert diagnose_text(log, _CATALOG).findings == ()

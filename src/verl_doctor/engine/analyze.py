@@ -1317,7 +1317,9 @@ class Analyzer:
             return False
         from verl_doctor.engine.fallbacks import Fallback
 
-        basis = f"building {section} failed on {attr!r}, which this run set with {options[0]}"
+        basis = (
+            f"Hydra building {section}, which failed on {attr!r}, an attribute this run set with {options[0]}"
+        )
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
 
     def _class_refused(
@@ -1540,7 +1542,9 @@ class Analyzer:
         package = innermost[1].package
         if package is None or package == "verl" or known_package(named) != package:
             return False
-        basis = f"{package}'s own code says it is not installed: its compiled extension did not load"
+        basis = (
+            f"{package} saying from its own code that it is not installed (its compiled part did not load)"
+        )
         return self._credit(line, Fallback("ENV006", {"ext": package}, basis))
 
     def _outside_verl(self, line: Line, package: str) -> bool:

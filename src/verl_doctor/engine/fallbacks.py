@@ -1029,7 +1029,8 @@ _REPR_SHOWN = lazy_compile(r"\b[a-z]\w*=[A-Z]\w*\((?:[^()]|\([^()]*\))*\)")
 # Functions that build a library from its settings: constructors, loaders, set-up and launch code.
 _STARTUP_FUNC = lazy_compile(
     r"^_*(?:init|post_init|setup|set_up|load|from_|create|build|launch|start|configure|initiali[sz]e|"
-    r"register|get_\w*(?:config|model)|main$)",
+    # (not a getter of a part of one, `get_text_config`)
+    r"register|get_(?!(?:hf_)?text_)\w*(?:config|model)|main$)",
     re.I | re.M,
 )
 
