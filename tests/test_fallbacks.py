@@ -3859,3 +3859,13 @@ def test_a_script_reading_a_part_of_a_model_config_is_not_building_the_library()
         "'thinker_config']. In this case, using `get_text_config()` would be ambiguous.",
     )
     assert diagnose_text(log, _CATALOG).findings == ()
+
+
+def test_a_ray_process_killed_by_a_package_release_explains_the_start_up_timeout() -> None:
+    log = (
+        "ImportError: Pydantic v1 is no longer supported in Ray. Please upgrade to `pydantic>=2`.\n"
+        "2026-12-06 00:09:41,112\tERROR services.py:1362 -- Failed to start the dashboard\n"
+        "Exception: The current node timed out during startup. This could happen because some of the raylet "
+        "failed to startup or the GCS has become overloaded.\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV013"]
