@@ -1289,14 +1289,17 @@ class Analyzer:
         full = _FULL_KEY.search(line.follow)
         if full is None:
             return False
-        section = full.group("key")
-        options = [k for k in self.context.overrides if k == section or k.startswith(section + ".")]
+        options = self._overrides_under(full.group("key"))
         if not options:
             return False
         from verl_doctor.engine.fallbacks import Fallback
 
         basis = f"verl's {cls} refused its values with a bare assert; this run set {', '.join(options[:4])}"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
+
+    def _overrides_under(self, section: str) -> list[str]:
+        """The keys this run set in a part of the config (`optim` -> `optim.lr`, ...), or the part."""
+        return [k for k in self.context.overrides if k == section or k.startswith(section + ".")]
 
     def _attribute_the_run_set(self, line: Line, message: str) -> bool:
         """Building the part of the config Hydra names (`full_key: actor_rollout_ref.model`) failed
@@ -1308,11 +1311,7 @@ class Analyzer:
         if m is None or full is None:
             return False
         section, attr = full.group("key"), m.group("attr")
-        options = [
-            k
-            for k in self.context.overrides
-            if k.lstrip("+~").startswith(section + ".") and k.lstrip("+~").endswith("." + attr)
-        ]
+        options = [k for k in self._overrides_under(section) if k.endswith("." + attr)]
         if not options:
             return False
         from verl_doctor.engine.fallbacks import Fallback
