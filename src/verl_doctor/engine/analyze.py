@@ -111,8 +111,9 @@ _HUB_NAME = lazy_compile(
 _LOADS_BY_PATH = frozenset(
     ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
 )
-# A plain value read as if it were a config section.
+# An object of some type lacking an attribute the code read (`'dict' object has no attribute 'type'`).
 _OBJECT_HAS_NO = lazy_compile(r"^'\w+' object has no attribute '(?P<attr>\w+)'")
+# A plain value read as if it were a config section.
 _SCALAR_HAS_NO = lazy_compile(r"^'(?:str|int|float|bool)' object has no attribute '(?P<attr>\w+)'")
 # The libraries that read a run's data files.
 _DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
@@ -1080,8 +1081,8 @@ class Analyzer:
         `integer modulo by zero` in _validate_config): that setting, whatever the arithmetic."""
         if exc.type != "ZeroDivisionError":
             return False
-        last = self._last_frame(line)
-        if last is None or not last[1].is_verl or not 0 <= line.number - last[0] <= _RAISED_WITHIN:
+        raised = self._raising_frame(line)
+        if raised is None or not raised.is_verl:
             return False
         zeros = [k for k, v in self.context.overrides.items() if v.strip("'\" ") in ("0", "0.0")]
         if not zeros or len(zeros) > 2:
@@ -1448,8 +1449,7 @@ class Analyzer:
         if package == "verl" and exc.type == "ValueError":
             from verl_doctor.engine.fallbacks import engine_result_changed
 
-            code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
-            if self._credit(line, engine_result_changed(message, last[1].path, code)):
+            if self._credit(line, engine_result_changed(message, last[1].path, raised_at)):
                 return True
         # (what the user's own code passed a library while running it, `config.get_text_config()`,
         # is that code's doing, whichever library refuses it)
@@ -1515,8 +1515,7 @@ class Analyzer:
 
         if code not in VERSION_MISMATCH_CODES:
             return False
-        innermost = self._innermost.get(line.worker.key())
-        if innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+        if self._raising_frame(line) is None:
             return False
         code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
         m = _LOOKED_UP_BY_VALUE.search(code_line)
@@ -1533,12 +1532,12 @@ class Analyzer:
         installed`, asserted in flash_attn/modules/mha.py): the package imported, its compiled
         extension did not load; a build for another torch (ENV006), not a package to install."""
         named = groups_at(text, spans).get("module")
-        innermost = self._innermost.get(line.worker.key())
-        if not named or innermost is None or not 0 <= line.number - innermost[0] <= _RAISED_WITHIN:
+        raised = self._raising_frame(line)
+        if not named or raised is None:
             return False
         from verl_doctor.engine.fallbacks import Fallback, known_package
 
-        package = innermost[1].package
+        package = raised.package
         if package is None or package == "verl" or known_package(named) != package:
             return False
         basis = (

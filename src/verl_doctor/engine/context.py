@@ -141,14 +141,14 @@ class ContextCollector:
         m = _ENTRY.search(line.text)
         # (a script of the user's given verl's overrides composes verl's config from them: those
         # that name a part of verl's config are settings of the run)
-        script = _SCRIPT.search(line.text) if m is None else None
-        if (m is None and script is None) or line.text == self._last_command:
+        found = m or _SCRIPT.search(line.text)
+        if found is None or line.text == self._last_command:
             return  # a relaunch echoes the same command: parsing it again adds nothing
         self._last_command = line.text
         if m is not None and self.entry_point is None:
             self.entry_point = m.group("entry")
             self.command = line.text[:2000]
-        end = (m or script).end()  # type: ignore[union-attr]
+        end = found.end()
         try:
             tokens = shlex.split(line.text[end:], posix=True)
         except ValueError:
