@@ -108,3 +108,23 @@ def test_an_engine_that_never_finished_loading_did_not_die_after_starting() -> N
         f"{_W}[2025-06-20 14:09:02] Received sigquit from a child process. It usually means the child failed.\n"
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW010"]
+
+
+def test_a_message_cut_short_in_a_sockets_receive_is_the_peer_dying_not_a_cause() -> None:
+    """SGLang's tokenizer manager reads a truncated pickle from the detokenizer that died
+    mid-send, then dumps its requests and kills its processes: the engine died."""
+    text = (
+        "[2026-01-12 04:02:17] TokenizerManager hit an exception: Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/sglang/srt/managers/tokenizer_manager.py", line 2469, '
+        "in handle_loop\n"
+        "    recv_obj = await async_sock_recv(self.recv_from_detokenizer)\n"
+        '  File "/usr/local/lib/python3.12/dist-packages/zmq/_future.py", line 360, in recv_pyobj\n'
+        "    return self._deserialize(msg, pickle.loads)\n"
+        "_pickle.UnpicklingError: pickle data was truncated\n"
+        "[2026-01-12 04:02:17] Dumping requests before crash. crash_dump_folder=None\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW013"]
+    # a truncated file read by torch.load is no peer: it stays the exception to explain
+    on_disk = text.replace("zmq/_future.py", "torch/serialization.py").replace("recv_pyobj", "load")
+    assert diagnose_text(on_disk, _CATALOG).unrecognized

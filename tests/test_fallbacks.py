@@ -3869,3 +3869,111 @@ def test_a_ray_process_killed_by_a_package_release_explains_the_start_up_timeout
         "failed to startup or the GCS has become overloaded.\n"
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV013"]
+
+
+def test_a_packages_own_words_that_it_does_not_seem_installed_name_it() -> None:
+    log = _frames(
+        ("/workspace/recipe/monitor/gpu_stats.py", "collect", 'stats["gpu/util"] = torch.cuda.utilization()'),
+        (f"{_SITE}/torch/cuda/__init__.py", "_get_pynvml_handler", "raise ModuleNotFoundError("),
+        last="ModuleNotFoundError: nvidia-ml-py does not seem to be installed or it can't be imported.",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV009", "medium")
+
+
+def test_a_placeholder_left_in_a_hydra_defaults_list_is_a_value_not_given() -> None:
+    log = _frames(
+        (f"{_SITE}/hydra/_internal/defaults_list.py", "_create_defaults_tree_impl", "if _check_not_missing("),
+        (f"{_SITE}/hydra/_internal/defaults_list.py", "_check_not_missing", "raise ValueError("),
+        last="ValueError: Missing ConfigDefault is not supported : ???",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG011"]
+    named = log.replace(": ???", ": rollout/vllm_v2")
+    assert [f.rule for f in diagnose_text(named, _CATALOG).findings] == ["CFG020"]
+
+
+def test_a_worker_that_failed_is_not_a_bound_on_a_value() -> None:
+    log = _frames(
+        ("/workspace/verl/examples/data_preprocess/big_corpus.py", "<module>", "ds = load_dataset(**kw)"),
+        (f"{_SITE}/datasets/builder.py", "_prepare_split", "assert None not in examples_per_job, ("),
+        last="AssertionError: Failed to retrieve results from prepare_split: result list [412311, None] still "
+        "contains None - at least one worker failed to return its results",
+    )
+    assert diagnose_text(log, _CATALOG).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("caller", "path", "message"),
+    [
+        # Megatron's distributed checkpointing judges a checkpoint, not a setting
+        (
+            ("/opt/verl/verl/workers/megatron_workers.py", "load_checkpoint", "self.engine.load()"),
+            f"{_SITE}/megatron/core/dist_checkpointing/mapping.py",
+            "ValueError: Invalid dict key params non-integer type encountered in a list-dict merge at level "
+            "('optimizer', 'param_groups')",
+        ),
+        # the engines' collective back-ends probe the machine's libraries
+        (
+            (
+                f"{_SITE}/sglang/srt/distributed/device_communicators/custom_all_reduce.py",
+                "__init__",
+                "CudaRTLib()",
+            ),
+            f"{_SITE}/sglang/srt/distributed/device_communicators/cuda_wrapper.py",
+            "AssertionError: Unexpected filename: libcuhook.so for library libcudart",
+        ),
+    ],
+)
+def test_library_code_that_judges_what_it_finds_is_no_config_check(
+    caller: tuple[str, str, str], path: str, message: str
+) -> None:
+    log = _frames(caller, (path, "check", "raise ValueError("), last=message)
+    assert not [f for f in diagnose_text(log, _CATALOG).findings if f.rule in ("CFG014", "CFG010")]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "AssertionError: expecting {'step_rewards': tensor([[0.81, 0.62]])} to be DataProto, but got <class 'dict'>",
+        "TypeError: keys must be a list or a string, but got <class 'tuple'>",
+    ],
+)
+def test_verl_refusing_an_object_only_code_hands_over_is_no_setting(message: str) -> None:
+    log = _frames(
+        ("/workspace/recipe/prm/prm_trainer.py", "fit", "out = self.prm_wg.compute_step_rewards(batch)"),
+        ("/opt/verl/verl/protocol.py", "rename", "raise TypeError(msg)"),
+        last=message,
+    )
+    assert diagnose_text(log, _CATALOG).findings == ()
+
+
+def test_verl_patching_an_engine_class_that_lacks_what_it_patches_is_the_engines_release() -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/sharding_manager/fsdp_vllm.py",
+            "update_params",
+            "patch_vllm_moe_model_weight_loader(m)",
+        ),
+        ("/opt/verl/verl/utils/vllm_utils.py", "patch_vllm_moe_model_weight_loader", "raise ValueError("),
+        last="ValueError: The provided model does not have a valid 'model' or 'language_model' attribute.",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV004", "medium")
+    # the same words from verl code that patches nothing are not the engine's release
+    elsewhere = log.replace("patch_vllm_moe_model_weight_loader", "load_weights")
+    assert diagnose_text(elsewhere, _CATALOG).findings[0].rule != "ENV004"
+
+
+def test_a_config_validated_as_it_is_saved_holds_the_runs_values_not_the_folders() -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+            "save_checkpoint",
+            "cfg.save_pretrained(p)",
+        ),
+        (f"{_SITE}/transformers/configuration_utils.py", "save_pretrained", "self.validate()"),
+        (f"{_SITE}/huggingface_hub/dataclasses.py", "validate", "validator(self)"),
+        (f"{_SITE}/transformers/configuration_utils.py", "validate_layer_type", "raise ValueError("),
+        last="ValueError: `num_hidden_layers` (4) must be equal to the number of `layer_types` (36)",
+    )
+    assert "CFG017" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]

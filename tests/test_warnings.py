@@ -50,3 +50,36 @@ def test_a_real_crash_after_the_warning_comes_first(run_cli) -> None:
     report = json.loads(run_cli(["explain", "--format", "json"], stdin=(BARRIER + oom).encode()).stdout)
     assert report["findings"][0]["rule"] == "FLOW004"
     assert "DIST006" not in [f["rule"] for f in report["findings"][:1]]
+
+
+def test_a_warning_before_an_exception_no_rule_knows_is_only_a_hint_on_it(run_cli) -> None:
+    log = (
+        "WARNING 11-04 16:22:05 scheduler.py:1481] Sequence group 2519 is preempted by PreemptionMode.RECOMPUTE "
+        "mode because there is not enough KV cache space. This can affect the end-to-end performance. Increase "
+        "gpu_memory_utilization or tensor_parallel_size to provide more KV cache memory.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/usr/local/lib/python3.11/site-packages/vllm/core/block/prefix_caching_block.py", line 330, '
+        "in _free_block_id\n"
+        '    assert block_id is not None, "Freeing unallocated block is undefined"\n'
+        "AssertionError: Freeing unallocated block is undefined\n"
+    )
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=log.encode()).stdout)
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["FLOW004"]
+    assert "possibly related: FLOW004" in report["unrecognized"][0]["hint"]
+
+
+def test_a_loading_script_run_with_a_future_warning_is_a_warning(run_cli) -> None:
+    log = (
+        "/usr/local/lib/python3.12/dist-packages/datasets/load.py:731: FutureWarning: The repository for math "
+        "contains custom code which must be executed to correctly load the dataset. You can inspect the "
+        "repository content at /data/raw/math/math.py\n"
+        "You can avoid this message in future by passing the argument `trust_remote_code=True`.\n"
+        "  warnings.warn(\n"
+        "Generating train split: 7500 examples [00:02, 3411.07 examples/s]\n"
+    )
+    r = run_cli(["explain", "--format", "json"], stdin=log.encode())
+    report = json.loads(r.stdout)
+    assert r.returncode == 0
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["CFG007"]

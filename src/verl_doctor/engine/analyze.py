@@ -226,6 +226,21 @@ class _RuleState:
     last_line: int = 0
 
 
+# A client whose server went away: what follows an engine's death, never its cause.
+_PEER_LOST = frozenset(
+    (
+        "ServerDisconnectedError",
+        "ClientConnectionError",
+        "ClientOSError",
+        "ClientPayloadError",
+        "RemoteDisconnected",
+        "ConnectionResetError",
+        "BrokenPipeError",
+        "IncompleteRead",
+    )
+)
+
+
 @record
 class _Unknown:
     line: Line
@@ -233,6 +248,7 @@ class _Unknown:
     count: int
     phase: str | None
     verl_frame: str | None
+    peer_lost: bool = False  # it only says the process at the other end went away
 
 
 class Analyzer:
@@ -343,9 +359,10 @@ class Analyzer:
                 self._plugged.clear()
                 self._frame_follow.clear()
                 self._config_read.clear()
-            # pydantic's validation plumbing is never where a setting is checked: the frame that
-            # built the config class (vLLM's arg_utils) stays the innermost one.
-            if "/pydantic" not in fr.path:
+            # pydantic's validation plumbing (and huggingface_hub's, which transformers' config
+            # classes validate with) is never where a setting is checked: the frame that built
+            # the config class (vLLM's arg_utils) stays the innermost one.
+            if "/pydantic" not in fr.path and "/huggingface_hub/dataclasses.py" not in fr.path:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
                 key = line.worker.key()
                 before = self._innermost.get(key)
@@ -1259,7 +1276,20 @@ class Analyzer:
             number, fr = frames[-1]
             if 0 <= line.number - number <= FRAME_LOOKBACK:
                 deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
-        self._unknown[fp] = _Unknown(line, exc, 1 + line.repeats, phase, deepest or detail)
+        self._unknown[fp] = _Unknown(
+            line, exc, 1 + line.repeats, phase, deepest or detail, self._peer_lost(line, exc)
+        )
+
+    def _peer_lost(self, line: Line, exc: ExceptionLine) -> bool:
+        """Whether an exception only says the process at the other end went away: a client's lost
+        connection, or a message cut short while it was received (`pickle data was truncated` in
+        a socket's recv: the sender died mid-send)."""
+        if exc.type in _PEER_LOST:
+            return True
+        if not (exc.type.endswith("UnpicklingError") and "truncated" in exc.message):
+            return False
+        last = self._last_frame(line)
+        return last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN and "recv" in last[1].func
 
     def _config_class_refused(self, line: Line) -> None:
         """Hydra building one of verl's config classes (verl >= 0.8 checks settings in the
@@ -1394,7 +1424,7 @@ class Analyzer:
         if last[1].package == "hydra":
             from verl_doctor.engine.fallbacks import hydra_composition
 
-            return self._credit(line, hydra_composition(exc.type, last[1].path, last[1].func))
+            return self._credit(line, hydra_composition(exc.type, exc.message, last[1].path, last[1].func))
         if (
             exc.type not in _CONFIG_CHECK_TYPES
             and exc.type != "ZeroDivisionError"
@@ -1439,6 +1469,11 @@ class Analyzer:
             line, data_field(exc.type, message, last[1].path, code=raised_at)
         ):
             return True
+        if package == "verl":
+            from verl_doctor.engine.fallbacks import patched_library_changed
+
+            if self._credit(line, patched_library_changed(message, last[1].path, last[1].func)):
+                return True
         if exc.type in ("RuntimeError", "NotImplementedError", "AttributeError") and not self._options_named(
             message
         ):
@@ -1462,7 +1497,8 @@ class Analyzer:
         ):
             from verl_doctor.engine.fallbacks import model_config_refused
 
-            found = model_config_refused(exc.type, message, last[1].path, last[1].func, package)
+            callers = self._caller.get(line.worker.key(), ())
+            found = model_config_refused(exc.type, message, last[1].path, last[1].func, package, callers)
             if self._credit(line, found):
                 return True
         # The options are those the exception's own line names: the lines read as its wrapped

@@ -19,20 +19,6 @@ from verl_doctor.engine.normalize import Worker
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
 
-# A client whose server went away: what follows an engine's death, never its cause.
-_PEER_LOST = frozenset(
-    (
-        "ServerDisconnectedError",
-        "ClientConnectionError",
-        "ClientOSError",
-        "ClientPayloadError",
-        "RemoteDisconnected",
-        "ConnectionResetError",
-        "BrokenPipeError",
-        "IncompleteRead",
-    )
-)
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -148,6 +134,15 @@ def report_parts(
     if weak and a._unknown:
         hint = "possibly related: " + "; ".join(f"{f.rule} {f.title}" for f in weak)
     findings, echoes = _without_echoes(a, findings)
+    if a._unknown and not findings and not promoted:
+        # (a warning the failure followed, `not enough KV cache space`, may be what led to it)
+        related = [f for f in warnings if a.warning_states[f.rule].rule.fatal_at_end is None]
+        if related:
+            hint = _join_hints(
+                hint,
+                "possibly related: "
+                + "; ".join(f"{f.rule} {f.title} (a warning before it)" for f in related),
+            )
     if echoes:
         hint = _join_hints(hint, "followed by: " + "; ".join(f"{f.rule} {f.title}" for f in echoes))
     unrecognized = [
@@ -227,11 +222,12 @@ def _promoted_warnings(
     a: Analyzer, warnings: list[Any], errors: list[Any], totals: dict[str, int]
 ) -> list[Any]:
     """Warnings that stand for the failure: with no known error, a warning is the best
-    answer when the log shows a failure no rule explains (low confidence), or when it is
-    the last thing a log printed and its rule says such a warning precedes a hang."""
+    answer when the log only shows that something died (low confidence), or when it is
+    the last thing a log printed and its rule says such a warning precedes a hang. (An
+    exception no rule knows is the decisive line: a warning is then only a hint on it.)"""
     if not warnings or any(not f.symptom for f in errors):
         return []
-    failed = bool(a._unknown or a._echoes)
+    failed = bool(a._echoes) and not a._unknown
     out = []
     for f in warnings:
         state = a.warning_states[f.rule]
@@ -363,9 +359,7 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
         return [f for f in errors if f not in echoes], []
     if not errors or len(echoes) < len(errors):
         return errors, []
-    sources = {
-        u.line.source for u in a._unknown.values() if u.exc.message.strip() and u.exc.type not in _PEER_LOST
-    }
+    sources = {u.line.source for u in a._unknown.values() if u.exc.message.strip() and not u.peer_lost}
     if all(f.source in sources for f in errors):
         return [], errors
     return errors, []

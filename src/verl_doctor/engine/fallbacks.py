@@ -363,6 +363,8 @@ _INSTALL_NEEDED = lazy_compile(
     # a name spelt like a distribution (a hyphen, underscore or digit)
     r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
     r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b"
+    # `nvidia-ml-py does not seem to be installed or it can't be imported.` (torch.cuda's pynvml)
+    r"|^[`'\"]?(?P<t>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:does not|doesn't) seem to be installed\b"
     # `tabulate package is required to visualize sharding` (an import's own words)
     r"|^(?:the )?[`'\"]?(?P<w>[A-Za-z][\w.-]*)[`'\"]? (?:package|library|module) "
     r"(?:is|are) (?:required|needed)\b",
@@ -754,6 +756,12 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
     if package == "datasets":
         # its feature (schema) checks judge what the data files hold, not a setting
         return "/datasets/features/" not in path
+    if package in ROLLOUT_ENGINES and "/device_communicators/" in path:
+        # the engines' collective back-ends probe the machine (its CUDA libraries, NVLink, P2P)
+        return False
+    if package == "megatron":
+        # its distributed checkpointing judges what a checkpoint holds against the model
+        return "/dist_checkpointing/" not in path
     return True
 
 
@@ -772,12 +780,17 @@ _HYDRA_CONFIG_FILES = lazy_compile(
 )
 
 
-def hydra_composition(exc_type: str, path: str, func: str) -> Fallback | None:
+def hydra_composition(exc_type: str, message: str, path: str, func: str) -> Fallback | None:
     """An error no signature knows, raised by Hydra while it composed the run's config: the
     overrides (CFG016) or the config files it reads (CFG020), told by where it was raised."""
     where = path.replace("\\", "/") + ":" + func
     if _HYDRA_OVERRIDES.search(where):
         return Fallback("CFG016", {}, f"{an(exc_type)} raised by Hydra applying the overrides ({func})")
+    if _HYDRA_CONFIG_FILES.search(where) and "???" in message:
+        # a defaults list holding the `???` placeholder: a choice the config leaves for the run to make
+        return Fallback(
+            "CFG011", {}, f"{an(exc_type)} raised by Hydra on a `???` in a defaults list ({func})"
+        )
     if _HYDRA_CONFIG_FILES.search(where):
         return Fallback("CFG020", {}, f"{an(exc_type)} raised by Hydra reading the config files ({func})")
     return None
@@ -812,12 +825,21 @@ _ARCHITECTURE_REFUSED = lazy_compile(
 
 
 def model_config_refused(
-    exc_type: str, message: str, path: str, func: str, package: str = "transformers"
+    exc_type: str,
+    message: str,
+    path: str,
+    func: str,
+    package: str = "transformers",
+    callers: tuple[str, ...] = (),
 ) -> Fallback | None:
     """A value transformers (or a rollout engine's config class for one model family) refuses
     while building the model's config (`Missing required keys in `rope_scaling``): the model
-    folder's config.json describes the model in a way this library does not accept."""
-    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or _WRITES_CONFIG.match(func):
+    folder's config.json describes the model in a way this library does not accept. `callers`:
+    the functions of the same package that called the raising one (a config validated as it is
+    saved)."""
+    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or any(
+        _WRITES_CONFIG.match(f) for f in (func, *callers)
+    ):
         return None
     if package in ROLLOUT_ENGINES and _ARCHITECTURE_REFUSED.search(message):
         # a rollout engine's config class for a model family that does not know the model inside
@@ -981,6 +1003,10 @@ _CODE_OBJECT_REFUSED = lazy_compile(
     r"\b(?:[Gg]ot|[Rr]eceived|[Gg]ets):? (?:an? )?(?:type )?<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
     r"<bound method |<function [\w.<>]+ at 0x|"
     r"<class '(?:method|function|builtin_function_or_method|module|generator|coroutine)'>|"
+    # Python objects no config gives (Hydra's sequences are lists), and verl's data containers,
+    # which only code hands over (`expecting {...} to be DataProto, but got <class 'dict'>`)
+    r"\b(?:[Gg]ot|[Rr]eceived):? (?:an? )?(?:type )?<class '(?:tuple|set|frozenset|bytes)'>|"
+    r"\b(?:to|must) be (?:an? )?(?:instance of )?`?(?:DataProto|TensorDict)\b|"
     r"\bmust be an? (?:dict|list)\b.{0,80}"
     r"<class 'omegaconf\.(?:dictconfig\.DictConfig|listconfig\.ListConfig)'>"
 )
@@ -1158,7 +1184,10 @@ _REFUSED = lazy_compile(
     r"cannot be (?:used|set|combined|paired|mixed|enabled|empty|specified)|can ?not set|cannot set|"
     r"not allowed|"
     r"\bcannot exceed\b|\b(?:minimum|maximum) allowed\b|\bdoes(?: not|n't) match\b|"
-    r"greater than|less than|larger than|smaller than|at least|at most|expected one of|one of\b|choose from|"
+    r"greater than|less than|larger than|smaller than|at most|"
+    # (`at least one worker failed to return its results` tells what failed, not a bound)
+    r"at least(?! one \w+ (?:failed|died|crashed|exited|did not|could not)\b)|"
+    r"expected one of|one of\b|choose from|"
     r"not registered|requires? [\w.-]+=|requires? --|only available|incompatible|mutually exclusive|"
     r"not implemented|do not enable|don't enable|cannot be both|requires \w|unexpected|"
     r"just supports?\b|cannot be an? (?:empty|\w+)|\bavailable(?: \w+){0,2}(?: are| is)?:?\s*[\[{(]|"
@@ -1726,6 +1755,38 @@ def engine_result_changed(message: str, path: str, statement: str) -> Fallback |
         call["callee"],
         f"a ValueError unpacking what {call['callee']}() returned, in verl's {engine} rollout code",
     )
+
+
+# verl's code that patches another library's classes in place (`patch_vllm_moe_model_weight_loader`,
+# verl/models/transformers/monkey_patch.py): the library each part of verl patches.
+_PATCHING = lazy_compile(r"(?:^|_)patch(?:ed|es|ing)?(?:_|$)")
+_PATCHED_LIBRARY = (
+    (lazy_compile(r"vllm"), "vllm"),
+    (lazy_compile(r"sglang"), "sglang"),
+    (lazy_compile(r"/verl/models/transformers/"), "transformers"),
+    (lazy_compile(r"/verl/models/mcore/|megatron"), "megatron"),
+)
+# A class without the attribute the patch reaches for.
+_LACKS_ATTRIBUTE = lazy_compile(
+    r"\b(?:does not|doesn't) have (?:an? |the )?(?:valid )?"
+    r"(?:['\"`]?\w+['\"`]? (?:or ['\"`]?\w+['\"`]? )?)?attribute|"
+    r"\bhas no attribute\b|\bno (?:valid )?attribute\b"
+)
+
+
+def patched_library_changed(message: str, path: str, func: str) -> Fallback | None:
+    """verl patching another library's class that lacks what the patch reaches for (`The provided
+    model does not have a valid 'model' or 'language_model' attribute`): that library's release
+    lays its classes out otherwise than the one verl's patch was written for."""
+    if not (_PATCHING.search(func) and _LACKS_ATTRIBUTE.search(message)):
+        return None
+    p = path.replace("\\", "/")
+    where = p[p.rfind("/verl/") + 1 :]
+    for pattern, library in _PATCHED_LIBRARY:
+        if pattern.search(p + ":" + func):
+            basis = f"verl's patch of {library} in {where} ({func}) did not find what it patches"
+            return version_mismatch(library, None, basis)
+    return None
 
 
 # A function or class of the package's own API that its release no longer provides: the caller
