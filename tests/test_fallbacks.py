@@ -3977,3 +3977,71 @@ def test_a_config_validated_as_it_is_saved_holds_the_runs_values_not_the_folders
         last="ValueError: `num_hidden_layers` (4) must be equal to the number of `layer_types` (36)",
     )
     assert "CFG017" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_a_name_a_config_file_gives_missing_from_the_users_module_is_a_custom_module_error() -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/tools/tool_registry.py",
+            "initialize_tools_from_config",
+            "tool_cls = get_tool_class(cls_name)",
+        ),
+        ("/opt/verl/verl/tools/tool_registry.py", "get_tool_class", "tool_cls = getattr(module, class_name)"),
+        last="AttributeError: module 'my_tools.calculator_tool' has no attribute 'Calculator'. "
+        "Did you mean: 'CalculatorTool'?",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG008", "medium")
+    # a known package's module lacking the name is another matter (its release, or a setting)
+    torch_module = log.replace("my_tools.calculator_tool", "torch.optim")
+    assert "CFG008" not in [f.rule for f in diagnose_text(torch_module, _CATALOG).findings]
+
+
+def test_pydantic_saying_a_field_is_required_is_a_value_not_given() -> None:
+    log = (
+        _frames(
+            (
+                "/opt/verl/verl/tools/tool_registry.py",
+                "initialize_tools_from_config",
+                "OpenAIFunctionToolSchema.model_validate(d)",
+            ),
+            (
+                f"{_SITE}/pydantic/main.py",
+                "model_validate",
+                "return cls.__pydantic_validator__.validate_python(",
+            ),
+            last="pydantic_core._pydantic_core.ValidationError: 1 validation error for OpenAIFunctionToolSchema",
+        )
+        + "function.description\n"
+        "  Field required [type=missing, input_value={'name': 'calculator'}, input_type=dict]\n"
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG011"
+
+
+def test_a_batch_size_checked_against_the_gpu_count_is_batch_arithmetic() -> None:
+    log = _frames(
+        ("/opt/verl/verl/trainer/ppo/ray_trainer.py", "__init__", "self._validate_config()"),
+        (
+            "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+            "_validate_config",
+            "assert config.actor_rollout_ref.actor.ppo_micro_batch_size * sp_size >= n_gpus",
+        ),
+        last="AssertionError",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG004"
+
+
+def test_a_strategy_no_verl_has_ends_the_entry_points_dispatch() -> None:
+    log = (
+        "$ python3 -m verl.trainer.main_ppo trainer.nnodes=1 actor_rollout_ref.actor.strategy=fsdp_v2\n"
+        + _frames(
+            ("/opt/verl/verl/trainer/main_ppo.py", "main", "run_ppo(config)"),
+            ("/opt/verl/verl/trainer/main_ppo.py", "run", "raise NotImplementedError"),
+            last="NotImplementedError",
+        )
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "actor_rollout_ref.actor.strategy" in first.cause
+    # a strategy verl has is not what the dispatch refused
+    assert diagnose_text(log.replace("fsdp_v2", "fsdp2"), _CATALOG).findings == ()

@@ -870,6 +870,7 @@ class Analyzer:
             or self._removed_option_set(line, exc)
             or self._section_set_to_a_value(line, exc)
             or self._user_code_raised(line, exc)
+            or (exc.type == "AttributeError" and self._user_module_lacks_name(line, exc.message))
             or self._optional_import_missing(line, exc)
             or self._python_internals_changed(line, exc)
             or self._fallback(line, exc)
@@ -1561,7 +1562,30 @@ class Analyzer:
         if read is not None:
             basis = f"an AttributeError looking up the name {m.group('name')} holds, a setting's value"
             self._credit(line, Fallback("CFG014", {"options": read.group("path")}, basis))
+            return True
+        self._user_module_lacks_name(line, line.text, looked_up=True)
         return True
+
+    def _user_module_lacks_name(self, line: Line, message: str, looked_up: bool = False) -> bool:
+        """verl looking up, by a name a config file gives (a tool's `class_name`, a custom class's
+        path), an attribute that a module of the user's own lacks: that name is not in the user's
+        module (CFG008). `looked_up`: the raising line is already known to be such a lookup."""
+        from verl_doctor.engine.fallbacks import NO_ATTRIBUTE, Fallback, known_package
+
+        lacking = NO_ATTRIBUTE.search(message)
+        module = lacking and (lacking["module"] or lacking["module2"])
+        if not module or known_package(module.split(".")[0]):
+            return False
+        if not looked_up:
+            raised = self._raising_frame(line)
+            if raised is None or raised.package != "verl":
+                return False
+            code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+            m = _LOOKED_UP_BY_VALUE.search(code_line)
+            if m is None or _CONFIG_READ.search(m.group("name")):
+                return False
+        basis = f"an AttributeError looking up a name a config gives in the user's module {module}"
+        return self._credit(line, Fallback("CFG008", {"module_path": module}, basis))
 
     def _missing_by_its_own_words(self, line: Line, text: str, spans: dict[str, Any]) -> bool:
         """A package saying it is not installed from inside its own code (`FlashAttention is not
@@ -1622,6 +1646,16 @@ class Analyzer:
 
         read = self._config_read.get(line.worker.key())
         if read is None or not 0 <= line.number - read[0] <= FRAME_LOOKBACK:
+            # A training strategy this run set that no verl release has (`strategy=fsdp_v2`):
+            # older verl's entry point ends its dispatch on it in a bare NotImplementedError.
+            unknown = [
+                k
+                for k, v in self.context.overrides.items()
+                if k.endswith(".strategy") and v.strip("'\" ") not in _VERL_STRATEGIES
+            ]
+            if len(unknown) == 1:
+                basis = f"a bare NotImplementedError raised by verl in {frame.func}: {unknown[0]} names no strategy"
+                return self._credit(line, Fallback("CFG014", {"options": unknown[0]}, basis))
             if frame.func != "__init__":
                 return False
             # Raised by a constructor itself (older verl's RayPPOTrainer choosing by
@@ -1993,6 +2027,10 @@ _VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
 # `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
 # variable (a setting, a sample's field), not one written against a release of that module.
 _LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")
+# The training strategies verl's workers are built for (`*.strategy`), in any release.
+_VERL_STRATEGIES = frozenset(
+    ("fsdp", "fsdp2", "megatron", "veomni", "torchtitan", "automodel", "megatron_fsdp", "ddp", "dp")
+)
 # A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
 _CONFIG_READ = lazy_compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 

@@ -35,7 +35,7 @@ _NO_MODULE_PATH = lazy_compile(r"No module named '(?P<module>[^'\s]*/[^'\s]*)'")
 _CANNOT_IMPORT = lazy_compile(r"cannot import name '?(?P<name>[\w.]+)'? from '?(?P<module>[A-Za-z_][\w.]*)'?")
 # Quoted by Python itself; unquoted by transformers' lazy module (`module transformers has no
 # attribute Qwen3NextForCausalLM`, utils/import_utils.py _LazyModule.__getattr__).
-_NO_ATTRIBUTE = lazy_compile(
+NO_ATTRIBUTE = lazy_compile(
     r"module '(?P<module>[A-Za-z_][\w.]*)' has no attribute '(?P<name>\w+)'|"
     r"^module (?P<module2>[A-Za-z_][\w.]*) has no attribute (?P<name2>\w+)$"
 )
@@ -43,7 +43,7 @@ _NO_ATTRIBUTE = lazy_compile(
 # has no attribute 'tolist'`): code written against another release of that package. (numpy's and
 # torch's objects are the everyday values of user code, where such a slip is the code's own; a
 # Ray actor handle's attributes are the methods of the actor's class, not of Ray.)
-_OBJECT_NO_ATTRIBUTE = lazy_compile(
+_OBJECTNO_ATTRIBUTE = lazy_compile(
     r"^'(?P<module>[A-Za-z_]\w*(?:\.\w+)*)\.(?P<cls>[A-Z]\w*)' object has no attribute '(?P<name>\w+)'"
 )
 _EVERYDAY_PACKAGES = frozenset(("numpy", "torch", "builtins", "verl", "collections", "pathlib", "ray"))
@@ -167,14 +167,14 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
             {},
             f"an AttributeError on {m['asked']} where Python suggests {m['meant']}: a name's case",
         )
-    m = _NO_ATTRIBUTE.search(message.strip())
+    m = NO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError" and "partially initialized" not in message:
         module, name = m["module"] or m["module2"], m["name"] or m["name2"]
         top = module.split(".")[0]
         if top in _VERSION_RULES or top in pip_names():
             return version_mismatch(module, name, f"an AttributeError on module {module}")
         return None
-    m = _OBJECT_NO_ATTRIBUTE.search(message.strip())
+    m = _OBJECTNO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError":
         top = m["module"].split(".")[0]
         if top not in _EVERYDAY_PACKAGES and (top in _VERSION_RULES or top in pip_names()):
@@ -1093,6 +1093,8 @@ _MISSING = lazy_compile(
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
+    # pydantic's own words for a field a model class needs: `Field required [type=missing, ...]`
+    r"\bfield required\b|"
     r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
     r"please (?:set|specify|provide) at least one of|must (?:set|specify|provide)|is not set|"
     r"\b(?:was|were) not (?:provided|given|specified|set)\b|"
@@ -1155,6 +1157,11 @@ _BATCH_SIZES = lazy_compile(
     r"batch(?!ing)|num_uid_groups|\bprompts\b|\bsamples\b(?! per (?:group|prompt))", re.I
 )
 _BATCH_WORD = lazy_compile(r"batch(?!ing)", re.I)
+# A batch size (times a split of each sample, `* sp_size`) compared with the GPU count: every GPU
+# needs a share of the batch, whatever splits it further.
+_BATCH_FOR_EACH_GPU = lazy_compile(
+    r"batch\w*(?:\s*\*\s*\w+)?\s*(?:>=|>|<=|<)\s*(?:\w+\.)*(?:n_gpus|num_gpus|world_size)\b"
+)
 _ORDERED = lazy_compile(
     r">=|<=|(?<![-=])>(?!=)|<(?!=)|\bexceed|\blarger than|\bgreater than|\bsmaller than|"
     r"\bless than|\bat least|\bat most",
@@ -1608,7 +1615,7 @@ def _config_check(
     elif (
         batches.search(message)
         and _ORDERED.search(message)
-        and not _MODEL_PARALLEL.search(message)
+        and (not _MODEL_PARALLEL.search(message) or _BATCH_FOR_EACH_GPU.search(message))
         # (another library's own batches, vLLM's micro-batches of dual-batch overlap, are its
         # settings; verl's batch sizes are verl's arithmetic)
         and (package == "verl" or any("batch" in o for o in options))
