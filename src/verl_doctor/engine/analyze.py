@@ -1654,7 +1654,7 @@ class Analyzer:
                 if k.endswith(".strategy") and v.strip("'\" ") not in _VERL_STRATEGIES
             ]
             if len(unknown) == 1:
-                basis = f"a bare NotImplementedError raised by verl in {frame.func}: {unknown[0]} names no strategy"
+                basis = f"a bare NotImplementedError raised by verl in {frame.func}; {unknown[0]} is unknown"
                 return self._credit(line, Fallback("CFG014", {"options": unknown[0]}, basis))
             if frame.func != "__init__":
                 return False
