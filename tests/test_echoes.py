@@ -128,3 +128,15 @@ def test_a_message_cut_short_in_a_sockets_receive_is_the_peer_dying_not_a_cause(
     # a truncated file read by torch.load is no peer: it stays the exception to explain
     on_disk = text.replace("zmq/_future.py", "torch/serialization.py").replace("recv_pyobj", "load")
     assert diagnose_text(on_disk, _CATALOG).unrecognized
+
+
+def test_a_disk_full_on_a_temporary_file_is_no_checkpoint() -> None:
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/usr/lib/python3.12/tempfile.py", line 256, in _mkstemp_inner\n'
+        "    fd = _os.open(file, flags, 0o600)\n"
+        "OSError: [Errno 28] No space left on device: '/tmp/tmp8h2k1x9c'\n"
+    )
+    assert "FLOW012" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]
+    shard = text.replace("/tmp/tmp8h2k1x9c", "/ckpt/global_step_200/actor/model_world_size_8_rank_3.pt")
+    assert [f.rule for f in diagnose_text(shard, _CATALOG).findings] == ["FLOW012"]

@@ -4045,3 +4045,57 @@ def test_a_strategy_no_verl_has_ends_the_entry_points_dispatch() -> None:
     assert "actor_rollout_ref.actor.strategy" in first.cause
     # a strategy verl has is not what the dispatch refused
     assert diagnose_text(log.replace("fsdp_v2", "fsdp2"), _CATALOG).findings == ()
+
+
+@pytest.mark.parametrize(
+    ("caller", "raising", "message"),
+    [
+        # a collective on an engine's process group that is gone: the engine's state, no setting
+        (
+            (
+                f"{_SITE}/sglang/srt/layers/linear.py",
+                "forward",
+                "output = tensor_model_parallel_all_reduce(x)",
+            ),
+            (
+                f"{_SITE}/sglang/srt/distributed/parallel_state.py",
+                "outplace_all_reduce",
+                "raise ValueError(msg)",
+            ),
+            "ValueError: Group tp:0 is destroyed.",
+        ),
+        # DataProto judging the data a script hands it
+        (
+            ("/home/bob/proj/offline_buffer.py", "to_dataproto", "return DataProto.from_tensordict(td, 2)"),
+            ("/opt/verl/verl/protocol.py", "from_tensordict", "assert num_batch_dims == 1, msg"),
+            "AssertionError: only support num_batch_dims=1 when tensor_dict contains non tensor data.",
+        ),
+    ],
+)
+def test_state_and_data_checks_are_no_config_guess(
+    caller: tuple[str, str, str], raising: tuple[str, str, str], message: str
+) -> None:
+    log = _frames(caller, raising, last=message)
+    assert not [f for f in diagnose_text(log, _CATALOG).findings if f.category == "config"]
+
+
+def test_no_backend_installed_among_the_valid_ones_names_the_first() -> None:
+    log = _frames(
+        ("/workspace/sft/train_fp8.py", "main", 'accelerator = Accelerator(mixed_precision="fp8")'),
+        (f"{_SITE}/accelerate/accelerator.py", "__init__", "raise ImportError("),
+        last="ImportError: Tried to train with `fp8` and auto-detect backend, but no FP8-compatible backend was "
+        "installed. Valid backends are: `torchao`, `transformer-engine`, and `msamp`.",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV009", "medium")
+    assert any("torchao" in c for fix in first.fixes for c in fix.commands)
+
+
+def test_ray_refusing_an_actors_resources_is_a_setting() -> None:
+    log = _frames(
+        ("/opt/verl/verl/trainer/main_ppo.py", "run_ppo", "runner = TaskRunner.options(**opts).remote()"),
+        (f"{_SITE}/ray/actor.py", "_remote", "resources = ray._private.utils.resources_from_ray_options(o)"),
+        (f"{_SITE}/ray/_private/utils.py", "resources_from_ray_options", "raise ValueError("),
+        last="ValueError: The resources dictionary must not contain the key 'memory' or 'object_store_memory'",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"

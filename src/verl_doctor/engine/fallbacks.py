@@ -363,6 +363,9 @@ _INSTALL_NEEDED = lazy_compile(
     # a name spelt like a distribution (a hyphen, underscore or digit)
     r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
     r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b"
+    # `no FP8-compatible backend was installed. Valid backends are: `torchao`, ...` (accelerate)
+    r"|\bno [\w -]{1,40} (?:was|is|were|are) installed\. (?:Valid|Supported|Available) \w+ are:? "
+    r"[`'\"]?(?P<u>[A-Za-z][\w.-]*[A-Za-z0-9])"
     # `nvidia-ml-py does not seem to be installed or it can't be imported.` (torch.cuda's pynvml)
     r"|^[`'\"]?(?P<t>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:does not|doesn't) seem to be installed\b"
     # `tabulate package is required to visualize sharding` (an import's own words)
@@ -738,7 +741,9 @@ _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
 _RAY_CHECKS_SETTINGS = lazy_compile(
     r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
-    r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|/ray/_private/utils\.py:validate_\w+$"
+    r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|"
+    # (an actor's options, `num_gpus`, `resources`, that verl builds from the config)
+    r"/ray/_private/utils\.py:(?:validate_\w+|resources_from_ray_options)$"
 )
 
 
@@ -756,8 +761,15 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
     if package == "datasets":
         # its feature (schema) checks judge what the data files hold, not a setting
         return "/datasets/features/" not in path
+    if package == "verl":
+        # DataProto's own checks judge the data code hands it (its shapes, keys, batch dims); the
+        # batch arithmetic behind its chunks is CFG004's signatures
+        return not path.endswith("/verl/protocol.py")
     if package in ROLLOUT_ENGINES and "/device_communicators/" in path:
         # the engines' collective back-ends probe the machine (its CUDA libraries, NVLink, P2P)
+        return False
+    if package in ROLLOUT_ENGINES and path.endswith("/distributed/parallel_state.py") and not starts_up(func):
+        # (a collective run on a process group that is gone or never made: the engine's state)
         return False
     if package == "megatron":
         # its distributed checkpointing judges what a checkpoint holds against the model
