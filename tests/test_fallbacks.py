@@ -3992,6 +3992,8 @@ def test_a_name_a_config_file_gives_missing_from_the_users_module_is_a_custom_mo
     )
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG008", "medium")
+    assert "Calculator in your module my_tools.calculator_tool" in first.cause
+    assert any("import my_tools.calculator_tool as m" in c for fix in first.fixes for c in fix.commands)
     # a known package's module lacking the name is another matter (its release, or a setting)
     torch_module = log.replace("my_tools.calculator_tool", "torch.optim")
     assert "CFG008" not in [f.rule for f in diagnose_text(torch_module, _CATALOG).findings]

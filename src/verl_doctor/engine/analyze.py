@@ -1584,8 +1584,9 @@ class Analyzer:
             m = _LOOKED_UP_BY_VALUE.search(code_line)
             if m is None or _CONFIG_READ.search(m.group("name")):
                 return False
+        name = lacking["name"] or lacking["name2"]
         basis = f"an AttributeError looking up a name a config gives in the user's module {module}"
-        return self._credit(line, Fallback("CFG008", {"module_path": module}, basis))
+        return self._credit(line, Fallback("CFG008", {"looked_up": module, "object_name": name}, basis))
 
     def _missing_by_its_own_words(self, line: Line, text: str, spans: dict[str, Any]) -> bool:
         """A package saying it is not installed from inside its own code (`FlashAttention is not
