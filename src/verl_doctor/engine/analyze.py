@@ -1573,7 +1573,9 @@ class Analyzer:
         from verl_doctor.engine.fallbacks import NO_ATTRIBUTE, Fallback, known_package
 
         lacking = NO_ATTRIBUTE.search(message)
-        module = lacking and (lacking["module"] or lacking["module2"])
+        if lacking is None:
+            return False
+        module = lacking["module"] or lacking["module2"]
         if not module or known_package(module.split(".")[0]):
             return False
         if not looked_up:
