@@ -4101,3 +4101,50 @@ def test_ray_refusing_an_actors_resources_is_a_setting() -> None:
         last="ValueError: The resources dictionary must not contain the key 'memory' or 'object_store_memory'",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_reward_function_the_config_never_gave_is_a_missing_value() -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/trainer/main_eval.py",
+            "process_item",
+            "score_lst = [reward_fn(data_source, r, gt) for r in rs]",
+        ),
+        (
+            "/opt/verl/verl/trainer/main_eval.py",
+            "<listcomp>",
+            "score_lst = [reward_fn(data_source, r, gt) for r in rs]",
+        ),
+        last="TypeError: 'NoneType' object is not callable",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG011", "medium")
+    assert any("custom_reward_function.path=" in c for fix in first.fixes for c in fix.commands)
+    # another None called (an optional kernel that did not import) is no reward function
+    kernel = log.replace("reward_fn(", "flash_attn_varlen_func(")
+    assert "CFG011" not in [f.rule for f in diagnose_text(kernel, _CATALOG).findings]
+
+
+def test_a_mapping_the_run_quoted_into_text_is_that_settings_value() -> None:
+    log = (
+        "$ python3 -m verl.trainer.main_ppo trainer.nnodes=1 "
+        "'actor_rollout_ref.model.override_config=\"{attn_implementation: sdpa}\"'\n"
+        + _frames(
+            (
+                f"{_SITE}/hydra/_internal/instantiate/_instantiate2.py",
+                "_call_target",
+                "raise InstantiationException(m)",
+            ),
+            last="hydra.errors.InstantiationException: Error in call to target 'verl.workers.config.model.HFModelConfig':",
+        )
+        + "AttributeError(\"'str' object has no attribute 'get'\")\n"
+        "full_key: actor_rollout_ref.model\n"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "actor_rollout_ref.model.override_config" in first.cause
+    # unquoted, Hydra builds the mapping: nothing points at that setting
+    plain = log.replace("'actor_rollout_ref.model.override_config=\"{attn_implementation: sdpa}\"'", "x.y=1")
+    assert "actor_rollout_ref.model.override_config" not in " ".join(
+        f.cause for f in diagnose_text(plain, _CATALOG).findings
+    )

@@ -115,6 +115,8 @@ _LOADS_BY_PATH = frozenset(
 _OBJECT_HAS_NO = lazy_compile(r"^'\w+' object has no attribute '(?P<attr>\w+)'")
 # A plain value read as if it were a config section.
 _SCALAR_HAS_NO = lazy_compile(r"^'(?:str|int|float|bool)' object has no attribute '(?P<attr>\w+)'")
+# What code calls on a mapping (or a sequence) it was given.
+_MAPPING_METHODS = frozenset(("get", "items", "keys", "values", "update", "pop", "copy", "append", "extend"))
 # The libraries that read a run's data files.
 _DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
 # verl's functions that write model.override_config into the model's config (verl/utils/model.py).
@@ -869,6 +871,8 @@ class Analyzer:
             or self._divided_by_a_zero_set(line, exc)
             or self._removed_option_set(line, exc)
             or self._section_set_to_a_value(line, exc)
+            or self._mapping_given_as_text(line, exc)
+            or self._reward_function_not_given(line, exc)
             or self._user_code_raised(line, exc)
             or (exc.type == "AttributeError" and self._user_module_lacks_name(line, exc.message))
             or self._optional_import_missing(line, exc)
@@ -1534,6 +1538,46 @@ class Analyzer:
                 return self._credit(line, Fallback("CFG014", {"options": f"{key} (meant: {meant})"}, basis))
         return False
 
+    def _mapping_given_as_text(self, line: Line, exc: ExceptionLine) -> bool:
+        """A part of the config the run gave as a quoted mapping (`override_config="{a: b}"`: the
+        quotes make Hydra keep the text), read as the mapping it was meant to be (`'str' object
+        has no attribute 'get'`): that setting's value is text, not a mapping."""
+        if exc.type != "AttributeError":
+            return False
+        m = _SCALAR_HAS_NO.search(exc.message)
+        if m is None or m.group("attr") not in _MAPPING_METHODS:
+            return False
+        quoted = [
+            k
+            for k, v in self.context.overrides.items()
+            if v[:1] in "'\"" and v[1:2] in "{[" and v[-1:] == v[:1]
+        ]
+        if len(quoted) != 1:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = f"an AttributeError reading {quoted[0]} as a mapping, which the run gave as quoted text"
+        return self._credit(line, Fallback("CFG014", {"options": quoted[0]}, basis))
+
+    def _reward_function_not_given(self, line: Line, exc: ExceptionLine) -> bool:
+        """verl calling a reward function that is None (`reward_fn(data_source, r, ground_truth)`:
+        `'NoneType' object is not callable`): the config names no custom reward function where
+        the entry point needs one (main_eval scores only with custom_reward_function)."""
+        if exc.type != "TypeError" or "'NoneType' object is not callable" not in exc.message:
+            return False
+        raised = self._raising_frame(line)
+        if raised is None or raised.package != "verl":
+            return False
+        code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        called = _CALLED_NAME.search(code_line)
+        if called is None or not _REWARD_CALLABLE.search(called.group("name")):
+            return False
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = f"a TypeError calling {called.group('name')}, which is None: no reward function was given"
+        groups = {"key": "custom_reward_function.path", "reward_fn": called.group("name")}
+        return self._credit(line, Fallback("CFG011", groups, basis))
+
     def _verl_applies_overrides(self, line: Line) -> bool:
         """Whether verl was writing the run's model overrides (model.override_config) into the
         model's config when the library refused: the value is the run's, not the model folder's."""
@@ -1729,6 +1773,7 @@ class Analyzer:
                 self._module_the_run_names(u.line, u.exc)
                 or self._path_the_run_names(u.line, u.exc)
                 or self._override_value_refused(u.line, u.exc)
+                or self._mapping_given_as_text(u.line, u.exc)
                 or self._removed_option_set(u.line, u.exc)
                 or self._override_named_in_refusal(u.line, u.exc)
             ):
@@ -2030,6 +2075,10 @@ _VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
 # `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
 # variable (a setting, a sample's field), not one written against a release of that module.
 _LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")
+# A call in a source line (`score_lst = [reward_fn(data_source, r, gt) ...]`): the name called.
+_CALLED_NAME = lazy_compile(r"(?P<name>[A-Za-z_][\w.]*)\(")
+# A callable verl takes from the config to score responses.
+_REWARD_CALLABLE = lazy_compile(r"(?:^|[._])(?:reward|score|compute_score)\w*$|reward_fn")
 # The training strategies verl's workers are built for (`*.strategy`), in any release.
 _VERL_STRATEGIES = frozenset(
     ("fsdp", "fsdp2", "megatron", "veomni", "torchtitan", "automodel", "megatron_fsdp", "ddp", "dp")
