@@ -4045,6 +4045,10 @@ def test_a_strategy_no_verl_has_ends_the_entry_points_dispatch() -> None:
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
     assert "actor_rollout_ref.actor.strategy" in first.cause
+    # the step names the setting, and of what the run set, only that setting
+    assert [n for fix in first.fixes for n in fix.notes] == [
+        "you set actor_rollout_ref.actor.strategy=fsdp_v2"
+    ]
     # a strategy verl has is not what the dispatch refused
     assert diagnose_text(log.replace("fsdp_v2", "fsdp2"), _CATALOG).findings == ()
 

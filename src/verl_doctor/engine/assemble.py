@@ -339,8 +339,11 @@ def _named(key: str, text: str) -> bool:
     from verl_doctor.catalog.verl_keys import is_option_name
 
     key = key.lstrip("+~")
+    parts = key.split(".")
+    # (a top-level section, `actor_rollout_ref`, is named by every key under it: no option's name)
     return key in text or any(
-        is_option_name(part) and re.search(rf"\b{re.escape(part)}\b", text) for part in key.split(".")
+        is_option_name(part) and re.search(rf"\b{re.escape(part)}\b", text)
+        for part in parts[len(parts) > 1 :]
     )
 
 
