@@ -1395,6 +1395,11 @@ class Analyzer:
         self._class_refused(line, exc_type, message, f"{cls['cls']}: {message}", path, where, package)
         return True
 
+    def _raising_source(self, line: Line) -> str:
+        """The source line Python printed under the innermost frame of `line`'s worker: the
+        statement that raised (any statement: a lookup or a call as well as a raise)."""
+        return _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+
     def _raising_frame(self, line: Line) -> Frame | None:
         """The frame that raised the exception on `line`: the innermost one, just above it."""
         last = self._last_frame(line)
@@ -1469,7 +1474,7 @@ class Analyzer:
             return True
         if package not in STACK_PACKAGES:
             return False
-        raised_at = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        raised_at = self._raising_source(line)
         if package == "verl" and self._credit(
             line, data_field(exc.type, message, last[1].path, code=raised_at)
         ):
@@ -1568,7 +1573,7 @@ class Analyzer:
         raised = self._raising_frame(line)
         if raised is None or raised.package != "verl":
             return False
-        code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        code_line = self._raising_source(line)
         called = _CALLED_NAME.search(code_line)
         if called is None or not _REWARD_CALLABLE.search(called.group("name")):
             return False
@@ -1598,7 +1603,7 @@ class Analyzer:
             return False
         if self._raising_frame(line) is None:
             return False
-        code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        code_line = self._raising_source(line)
         m = _LOOKED_UP_BY_VALUE.search(code_line)
         if m is None:
             return False
@@ -1626,7 +1631,7 @@ class Analyzer:
             raised = self._raising_frame(line)
             if raised is None or raised.package != "verl":
                 return False
-            code_line = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+            code_line = self._raising_source(line)
             m = _LOOKED_UP_BY_VALUE.search(code_line)
             if m is None or _CONFIG_READ.search(m.group("name")):
                 return False
@@ -1975,7 +1980,7 @@ class Analyzer:
         those settings is 0 (or was derived as 0, such as a per-GPU share of a batch)."""
         if frame.package != "verl":
             return False
-        code = _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
+        code = self._raising_source(line)
         if not code:
             return False
         from verl_doctor.catalog.verl_keys import keys_named_in
