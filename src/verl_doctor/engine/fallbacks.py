@@ -43,7 +43,7 @@ NO_ATTRIBUTE = lazy_compile(
 # has no attribute 'tolist'`): code written against another release of that package. (numpy's and
 # torch's objects are the everyday values of user code, where such a slip is the code's own; a
 # Ray actor handle's attributes are the methods of the actor's class, not of Ray.)
-_OBJECTNO_ATTRIBUTE = lazy_compile(
+_OBJECT_NO_ATTRIBUTE = lazy_compile(
     r"^'(?P<module>[A-Za-z_]\w*(?:\.\w+)*)\.(?P<cls>[A-Z]\w*)' object has no attribute '(?P<name>\w+)'"
 )
 _EVERYDAY_PACKAGES = frozenset(("numpy", "torch", "builtins", "verl", "collections", "pathlib", "ray"))
@@ -174,7 +174,7 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
         if top in _VERSION_RULES or top in pip_names():
             return version_mismatch(module, name, f"an AttributeError on module {module}")
         return None
-    m = _OBJECTNO_ATTRIBUTE.search(message.strip())
+    m = _OBJECT_NO_ATTRIBUTE.search(message.strip())
     if m and exc_type == "AttributeError":
         top = m["module"].split(".")[0]
         if top not in _EVERYDAY_PACKAGES and (top in _VERSION_RULES or top in pip_names()):
@@ -798,12 +798,12 @@ def hydra_composition(exc_type: str, message: str, path: str, func: str) -> Fall
     where = path.replace("\\", "/") + ":" + func
     if _HYDRA_OVERRIDES.search(where):
         return Fallback("CFG016", {}, f"{an(exc_type)} raised by Hydra applying the overrides ({func})")
-    if _HYDRA_CONFIG_FILES.search(where) and "???" in message:
-        # a defaults list holding the `???` placeholder: a choice the config leaves for the run to make
-        return Fallback(
-            "CFG011", {}, f"{an(exc_type)} raised by Hydra on a `???` in a defaults list ({func})"
-        )
     if _HYDRA_CONFIG_FILES.search(where):
+        if "???" in message:
+            # a defaults list holding the `???` placeholder: a choice the config leaves to the run
+            return Fallback(
+                "CFG011", {}, f"{an(exc_type)} raised by Hydra on a `???` in a defaults list ({func})"
+            )
         return Fallback("CFG020", {}, f"{an(exc_type)} raised by Hydra reading the config files ({func})")
     return None
 
