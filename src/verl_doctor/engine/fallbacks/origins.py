@@ -1,0 +1,141 @@
+"""Answers told by the code that raised: a Ray envelope, the Ascend NPU stack, Hydra composing the
+config, a library building the model's config from its config.json."""
+
+from __future__ import annotations
+
+import re
+
+from verl_doctor.common.lazy_re import lazy_compile
+from verl_doctor.engine.fallbacks.answer import Fallback, an
+from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES, version_mismatch
+
+# Ray's classes for a worker that died, as a driver's `RayTaskError(...)` envelope names them
+# (RayTaskError.as_instanceof_cause, ray/exceptions.py): the class alone says what happened.
+ACTOR_DEATHS = frozenset(("ActorDiedError", "RayActorError", "WorkerCrashedError", "ActorUnavailableError"))
+
+
+def envelope_class(inner: str) -> Fallback | None:
+    """The answer for a Ray envelope whose inner exception's own lines are not in the log."""
+    if inner in ACTOR_DEATHS:
+        return Fallback(
+            "DIST003", {}, f"a Ray envelope naming {inner}; the death's own message is not in the log"
+        )
+    if inner == "DistBackendError":  # torch's error for a failed NCCL call; its words say which
+        return Fallback(
+            "DIST007",
+            {},
+            "a Ray envelope naming DistBackendError (an NCCL call failed); its own message is not in the log",
+        )
+    return None
+
+
+# The Ascend NPU stack named in an error: its toolkit, the torch plugin, its collective library.
+ASCEND_STACK = lazy_compile(
+    r"\bCANN\b|\btorch_npu\b|\bHCCL\b|\bAscend\b|\bnpu-smi\b|\bascend-toolkit\b|\bACL\b"
+)
+
+
+# Code that only runs on Ascend NPUs: the torch and vLLM plugins, verl's NPU platform and patches.
+_NPU_CODE = lazy_compile(r"/(?:torch_npu|vllm_ascend|mindspeed)/|/\w*npu\w*\.py$|/npu/", re.I)
+
+
+def npu_code(exc_type: str, path: str) -> Fallback | None:
+    """A runtime error raised in code that only runs on Ascend NPUs (`Error checking IPC support`
+    in verl's NPU platform): the NPU stack failed, whatever its words."""
+    if exc_type not in RUNTIME_TYPES or not _NPU_CODE.search(path.replace("\\", "/")):
+        return None
+    return Fallback(
+        "ENV012", {}, f"{an(exc_type)} raised by code for Ascend NPUs ({path.rsplit('/', 1)[-1]})"
+    )
+
+
+RUNTIME_TYPES = frozenset(("RuntimeError", "OSError", "FileNotFoundError", "EnvironmentError", "SystemError"))
+
+
+# Hydra composing the config: its code that parses and applies the command line's overrides
+# (a sweep's range, `critic=null` for a config group), and its code that reads the config files
+# and their defaults lists (a primary config of the user's own).
+_HYDRA_OVERRIDES = lazy_compile(
+    r"/hydra/(?:core/override_parser/|_internal/grammar/|_internal/core_plugins/basic_sweeper\.py:|"
+    r"_internal/config_loader_impl\.py:(?:validate_sweep_overrides_legal|_apply_overrides_to_config)$|"
+    r"_internal/defaults_list\.py:(?:__init__|ensure_overrides_used|ensure_deletions_used|"
+    r"set_known_choice|_update_overrides)$)"
+)
+
+
+_HYDRA_CONFIG_FILES = lazy_compile(
+    r"/hydra/_internal/(?:config_repository\.py|config_loader_impl\.py|defaults_list\.py|"
+    r"config_search_path_impl\.py|sources_registry\.py|core_plugins/\w+_config_source\.py):"
+)
+
+
+def hydra_composition(exc_type: str, message: str, path: str, func: str) -> Fallback | None:
+    """An error no signature knows, raised by Hydra while it composed the run's config: the
+    overrides (CFG016) or the config files it reads (CFG020), told by where it was raised."""
+    where = path.replace("\\", "/") + ":" + func
+    if _HYDRA_OVERRIDES.search(where):
+        return Fallback("CFG016", {}, f"{an(exc_type)} raised by Hydra applying the overrides ({func})")
+    if _HYDRA_CONFIG_FILES.search(where):
+        if "???" in message:
+            # a defaults list holding the `???` placeholder: a choice the config leaves to the run
+            return Fallback(
+                "CFG011", {}, f"{an(exc_type)} raised by Hydra on a `???` in a defaults list ({func})"
+            )
+        return Fallback("CFG020", {}, f"{an(exc_type)} raised by Hydra reading the config files ({func})")
+    return None
+
+
+# transformers building a model's config class from its config.json: the config classes and the
+# RoPE parameter checks they run.
+_MODEL_CONFIG_CODE = lazy_compile(
+    r"/transformers/(?:configuration_utils\.py|modeling_rope_utils\.py|models/\w+/configuration_\w+\.py)$|"
+    # the rollout engines' own config classes for one model family (what its config.json holds),
+    # not their settings, loading or registry code
+    r"/vllm/transformers_utils/configs/(?!__init__)\w+\.py$|"
+    # the engines' RoPE layers, built from the config.json's rope_scaling (its sections, factors)
+    r"/vllm/model_executor/layers/rotary_embedding(?:/(?!__init__|common)\w+)?\.py$|"
+    r"/sglang/srt/layers/rotary_embedding\.py$|"
+    r"/sglang/srt/configs/(?!__init__|model_config|load_config|device_config|update_config|utils\b|"
+    r"mamba_utils|draft_parallel|\w+_registry)\w+\.py$"
+)
+
+
+_FIELD_QUOTED = lazy_compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
+
+
+# The config code that writes a config out: what it refuses is what the run put in the config
+# (an override), not what the model folder holds.
+_WRITES_CONFIG = lazy_compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
+
+
+_ARCHITECTURE_REFUSED = lazy_compile(
+    r"\b(?:unsupported|unknown|not supported) (?:model )?architecture\b", re.I
+)
+
+
+def model_config_refused(
+    exc_type: str,
+    message: str,
+    path: str,
+    func: str,
+    package: str = "transformers",
+    callers: tuple[str, ...] = (),
+) -> Fallback | None:
+    """A value transformers (or a rollout engine's config class for one model family) refuses
+    while building the model's config (`Missing required keys in `rope_scaling``): the model
+    folder's config.json describes the model in a way this library does not accept. `callers`:
+    the functions of the same package that called the raising one (a config validated as it is
+    saved)."""
+    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or any(
+        _WRITES_CONFIG.match(f) for f in (func, *callers)
+    ):
+        return None
+    if package in ROLLOUT_ENGINES and _ARCHITECTURE_REFUSED.search(message):
+        # a rollout engine's config class for a model family that does not know the model inside
+        # (`Unsupported architecture: Qwen3ForCausalLM` in SGLang's InternVL config): a later
+        # release of the engine supports it
+        basis = f"{an(exc_type)} raised by {package}'s config for the model, refusing its architecture"
+        return version_mismatch(package, None, basis)
+    field = _FIELD_QUOTED.search(message)
+    groups = {"field": field.group("field")} if field else {}
+    return Fallback("CFG017", groups, f"{an(exc_type)} raised by {package} building the model's config")

@@ -1,0 +1,576 @@
+"""A library checking the settings a run gives it: which code checks settings rather than how it
+is called, and which code (CFG004, CFG010, CFG011, CFG014, ...) the refusal is."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from verl_doctor.common.lazy_re import lazy_compile
+from verl_doctor.engine.fallbacks.answer import Fallback, an, where_in
+from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES, STACK_PACKAGES
+from verl_doctor.engine.fallbacks.paths import CHECKPOINT_CONTENT, MODEL_SHAPE, SAMPLE_FIELD
+from verl_doctor.engine.fallbacks.wording import (
+    A_CHOICE,
+    A_SETTING_NAMED,
+    ABOUT_A_SAMPLE,
+    ABOUT_DATA_OR_CODE,
+    ABOUT_THE_MODEL,
+    BATCH_FOR_EACH_GPU,
+    BATCH_SIZES,
+    BATCH_WORD,
+    CHAT_ROLE,
+    CODE_OBJECT_REFUSED,
+    COMPARED,
+    CONDITIONED_OPTION,
+    COUNT_GOT,
+    COUNT_LEFT_AT_ZERO,
+    CUSTOM_CODE_REFUSED,
+    CUSTOM_FILE,
+    DIRECTS_AN_OPTION,
+    DIVIDE,
+    EMPTY_VALUE,
+    ENGINE_FLAG,
+    ENV_VARIABLE,
+    FEATURE_SWITCHED,
+    FILE_DOES_NOT_PARSE,
+    FROM_CONFIG,
+    IMPLEMENT_IT,
+    IN_A_CONFIG,
+    INCOMPATIBLE,
+    INSTALL_ADVICE,
+    INTERNAL_BUG,
+    MEMBER_OF,
+    MISSING,
+    MODEL_FAMILY,
+    MODEL_PARALLEL,
+    NOT_AN_OPTION,
+    NOT_OF_PLUGIN_BASE,
+    NOT_SUPPORTING,
+    NOTHING_THERE,
+    ON_THIS_GPU,
+    ONE_RANK,
+    ONLY_FOR_A_BACKEND,
+    OPTION_GIVEN,
+    OPTION_TOKEN,
+    ORDERED,
+    OTHER_OPTION_VALUE,
+    PARALLEL,
+    PARALLEL_SIZE,
+    QUOTED_OPTION,
+    RECEIVED,
+    REFUSED,
+    REFUSED_SUBJECT,
+    REPR_SHOWN,
+    SAMPLE_ROLES,
+    SECTION_MISSING,
+    SUPPORT,
+    UNSUPPORTED,
+    USE_ANOTHER,
+    VALUE_SHOWN,
+    WEIGHTS_FORMAT_REFUSED,
+    WORKER_ROLES,
+    WRONG_BASE,
+    forgive_doubled_letters,
+)
+
+_CONFIG_FUNC = lazy_compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
+
+
+# verl's functions that check its settings: a config class's __post_init__, validate_config,
+# _check_mutually_exclusive, check_mtp_config. Its other check/validate functions test data and
+# state (check_consistency, _validate_state_dict, _check_and_sort_partitions, the _validate loop).
+_VERL_CONFIG_FUNC = lazy_compile(
+    r"__post_init__|post_init|(?:validat|check|verify)\w*(?:config|option|arg|mutually_exclusive|"
+    r"unsupported|resource|feature|world_size|alignment)|config\w*(?:check|validat)|sanity",
+    re.I,
+)
+
+
+_CONFIG_PATH = lazy_compile(
+    r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
+)
+
+
+_CONFIG_KEY = lazy_compile(
+    r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
+    r"rollout|actor|ref|model|optim)\.(?!(?:batch|non_tensor_batch|meta_info)\b)[a-z_][\w.]*[a-z_]"
+    # (a DataProto's parts, `data.batch.keys()`, are a batch's contents, not config keys)
+)
+
+
+# Of torch's code, only the launcher and rendezvous (torchrun's arguments, MASTER_ADDR/PORT) and
+# the DataLoader's constructor (verl's data loader settings) and FSDP2's fully_shard() read a run's settings.
+_TORCH_SETTINGS = lazy_compile(
+    r"/torch/distributed/(?:elastic/|run\.py:|launcher/|rendezvous\.py:)|/torch/utils/data/dataloader\.py:__init__$|"
+    # init_process_group() checking the world size, rank and backend a launcher passed
+    r"/torch/distributed/distributed_c10d\.py:init_process_group$|"
+    # FSDP2's fully_shard() checking the arguments verl passes from its fsdp_config
+    r"/torch/distributed/fsdp/_fully_shard/(?:_fsdp_init|_fully_shard)\.py:"
+)
+
+
+# Packages whose settings-checking code is all of the code a check is accepted from.
+_SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
+
+
+# Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
+# ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
+_RAY_CHECKS_SETTINGS = lazy_compile(
+    r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
+    r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|"
+    # (an actor's options, `num_gpus`, `resources`, that verl builds from the config)
+    r"/ray/_private/utils\.py:(?:validate_\w+|resources_from_ray_options)$"
+)
+
+
+def _checks_settings(package: str, path: str, func: str) -> bool:
+    """Whether this part of a library checks settings a run is given, rather than how code calls
+    it: transformers' generate() is called by user code (reward judges), verl rolls out with vLLM
+    or SGLang; datasets' loading arguments (a split, a config name) are settings of the data."""
+    if package == "ray":
+        return bool(_RAY_CHECKS_SETTINGS.search(path + ":" + func))
+    if package == "transformers":
+        # (a GenerationConfig checking its own values checks settings, whoever generates)
+        return "/transformers/generation/" not in path or path.endswith("/generation/configuration_utils.py")
+    if package == "torch":
+        return bool(_TORCH_SETTINGS.search(path + ":" + func))
+    if package == "datasets":
+        # its feature (schema) checks judge what the data files hold, not a setting
+        return "/datasets/features/" not in path
+    if package == "verl":
+        # DataProto's own checks judge the data code hands it (its shapes, keys, batch dims); the
+        # batch arithmetic behind its chunks is CFG004's signatures
+        return not path.endswith("/verl/protocol.py")
+    if package in ROLLOUT_ENGINES and "/device_communicators/" in path:
+        # the engines' collective back-ends probe the machine (its CUDA libraries, NVLink, P2P)
+        return False
+    if package in ROLLOUT_ENGINES and path.endswith("/distributed/parallel_state.py") and not starts_up(func):
+        # (a collective run on a process group that is gone or never made: the engine's state)
+        return False
+    if package == "megatron":
+        # its distributed checkpointing judges what a checkpoint holds against the model
+        return "/dist_checkpointing/" not in path
+    return True
+
+
+# Functions that build a library from its settings: constructors, loaders, set-up and launch code.
+_STARTUP_FUNC = lazy_compile(
+    r"^_*(?:init|post_init|setup|set_up|load|from_|create|build|launch|start|configure|initiali[sz]e|"
+    # (not a getter of a part of one, `get_text_config`)
+    r"register|get_(?!(?:hf_)?text_)\w*(?:config|model)|main$)",
+    re.I | re.M,
+)
+
+
+def _setting_value_shown(message: str) -> bool:
+    """Whether verl's message shows a value it refused that a setting may have given: a count
+    against the count it expected (`produced fewer route tensors than scheduled samples: need 64,
+    got 48`) or a flag, with no option named, is the code's own bookkeeping."""
+    shown = [m.group(0) for m in VALUE_SHOWN.finditer(message)]
+    if not shown:
+        return False
+    counts_only = all(COUNT_GOT.search(m) for m in shown)
+    return not counts_only or any("_" in t.group(0) for t in OPTION_TOKEN.finditer(message))
+
+
+def starts_up(func: str) -> bool:
+    """Whether a function of a library builds it from what it is given (a constructor, a
+    loader, set-up or launch code), rather than running it."""
+    return bool(_STARTUP_FUNC.search(func))
+
+
+# A library's entry points take the caller's arguments (vllm/entrypoints/llm.py, sglang's Engine).
+_ENTRY_POINT = lazy_compile(r"/entrypoints/")
+
+
+# A source line that reads settings: `self.config.ppo_micro_batch_size`, `config.data.x`, `cfg.y`.
+_READS_CONFIG = lazy_compile(r"\b(?:self\.)?(?:config|cfg|args)\.\w")
+
+
+def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> Fallback | None:
+    """A ZeroDivisionError on verl's source line `code`: when the line reads settings, one of
+    them is 0; batch sizes are batch arithmetic (CFG004), other values a value verl cannot use."""
+    if not (options or _READS_CONFIG.search(code)):
+        return None
+    code_ = "CFG004" if BATCH_SIZES.search(code) else "CFG014"
+    where = path[path.rfind("/verl/") + 1 :] if "/verl/" in path else path.rsplit("/", 1)[-1]
+    named = f"; it reads {', '.join(options)}" if options else ""
+    groups = {"options": ", ".join(options)} if options else {}
+    basis = f"a ZeroDivisionError in verl's {where} ({func}) on a line that divides by settings{named}"
+    return Fallback(code_, groups, basis)
+
+
+def _names_an_option(message: str) -> bool:
+    """Whether the message names an option the way code spells one (`kv_cache_dtype`,
+    `--max-model-len`, `VLLM_USE_V1`); a class name (`Qwen2_5_VLForCausalLM`), an enum's member
+    (`RequestStatus.FINISHED_ABORTED`) and a module's value (`torch.float8_e4m3fn`) are none."""
+    message = REPR_SHOWN.sub(" ", message)
+    return any(
+        t.group(0) not in NOT_AN_OPTION
+        and (t.group(0).islower() or t.group(0).isupper())
+        and not MEMBER_OF.search(message, 0, t.start())
+        for t in OPTION_TOKEN.finditer(message)
+    )
+
+
+def config_check(
+    exc_type: str,
+    message: str,
+    path: str,
+    func: str,
+    options: list[str] | None = None,
+    package: str | None = None,
+    caller: str = "",
+) -> Fallback | None:
+    """See `_config_check`; answered once for each exception a log repeats."""
+    return _config_check(exc_type, message, path, func, tuple(options or ()), package, caller)
+
+
+@lru_cache(maxsize=4096)
+def _config_check(
+    exc_type: str,
+    message: str,
+    path: str,
+    func: str,
+    options: tuple[str, ...] = (),
+    package: str | None = None,
+    caller: str = "",
+) -> Fallback | None:
+    """The config code for an error a library of the stack raised while checking its settings,
+    or None when the frame and message do not show such a check (`options`: verl's config
+    options the message or the raising statement names; `package`: the package of the raising
+    frame; `caller`: the functions of the same package that called the raising one, one a line,
+    when the traceback shows them)."""
+    p = path.replace("\\", "/")
+    package = package or "verl"
+    message = forgive_doubled_letters(message)
+    if (
+        FILE_DOES_NOT_PARSE.search(message)
+        or CODE_OBJECT_REFUSED.search(message)
+        or IMPLEMENT_IT.search(message)
+        or INSTALL_ADVICE.search(message)
+        # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
+        or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
+    ):
+        return None
+    if WEIGHTS_FORMAT_REFUSED.search(message):
+        # the model folder's weights are in a format the loader does not read (mbridge and
+        # safetensors-only loaders refusing `pytorch_model-*.bin`)
+        return Fallback(
+            "CFG017",
+            {},
+            f"{an(exc_type)} raised by {package} in {where_in(p, package)} ({func}): the model "
+            "folder's weights are in a format it does not load",
+        )
+    base = NOT_OF_PLUGIN_BASE.search(message) if package == "verl" else None
+    if base:
+        # a bare `assert isinstance(sampler, AbstractSampler)`: the class a setting named (a
+        # custom sampler, a data generator) does not subclass the base verl plugs it in by
+        return Fallback(
+            "CFG014",
+            {},
+            f"{an(exc_type)} raised by verl in {where_in(p, package)} ({func}): an object of a class "
+            f"a setting named is not {an(base.group('base'))}",
+        )
+    if package == "verl" and CUSTOM_CODE_REFUSED.search(message):
+        return Fallback(
+            "CFG008",
+            {},
+            f"{an(exc_type)} raised by verl in {where_in(p, package)} ({func}), refusing a name or an "
+            "object a custom module gives it",
+        )
+    if package == "verl" and SAMPLE_ROLES.search(message) and not WORKER_ROLES.search(message):
+        return Fallback(
+            "CFG012",
+            {},
+            f"{an(exc_type)} raised by verl in {where_in(p, package)} ({func}) about the roles of a "
+            "sample's chat messages",
+        )
+    # verl's own validating code speaks of its config whatever its words; elsewhere in the
+    # stack's code, the words must refuse a value, and name the option (or show the value).
+    by_frame = package == "verl" and bool(
+        options or _VERL_CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
+    )
+    if (
+        by_frame
+        and not options
+        and not _CONFIG_KEY.search(message)
+        and not A_SETTING_NAMED.search(message)
+        and ABOUT_THE_MODEL.search(message)
+    ):
+        # What the model is (its config.json's architectures, its type) is not a setting; a model
+        # folder whose config.json lacks it (`Expect only one architecture, got None`) is no
+        # model folder verl can load.
+        if NOTHING_THERE.search(message):
+            return Fallback(
+                "CFG017",
+                {},
+                f"{an(exc_type)} raised by verl in {p[p.rfind('/verl/') + 1 :]} ({func}): "
+                "the model's config.json lacks what verl reads",
+            )
+        return None
+    # A parallel size compared with something, or refused outright (`Context parallel size ...`),
+    # or a feature refused together with a model split (`... with TP is not supported`).
+    # `TP rank 3 could finish ...` numbers one rank: a parallel size is not what it speaks of.
+    sizes = ONE_RANK.sub(" ", message)
+    sizes_compared = bool(
+        PARALLEL.search(sizes)
+        and (COMPARED.search(message) or PARALLEL_SIZE.search(message) or DIVIDE.search(message))
+    )
+    # A feature refused beside a model split (`... is not supported with elastic EP yet`): the
+    # feature's setting is the value refused; the sizes themselves are fine.
+    parallel_sizes = sizes_compared or bool(
+        MODEL_PARALLEL.search(message) and (UNSUPPORTED.search(message) or USE_ANOTHER.search(message))
+    )
+    # A field each sample of verl's dataset must carry (`'name' key is required in interaction_kwargs`).
+    # A verl tool's create() reads its arguments from the sample (extra_info.tools_kwargs).
+    sample_field_missing = (
+        package == "verl"
+        and MISSING.search(message)
+        # (its own words: a config it prints after them, `{'reward_model': ...}`, names fields too)
+        and (SAMPLE_FIELD.search(message.split("{", 1)[0]) or (_TOOL_CODE.search(p) and func == "create"))
+    )
+    if not by_frame:
+        if package not in STACK_PACKAGES:
+            return None
+        # (or a feature refused that one of verl's options switches on: `... is not compatible
+        # with gradient checkpointing`, wherever the library checks it)
+        if not (_checks_settings(package, p, func) or ENV_VARIABLE.search(message) or options):
+            return None
+        worded = (
+            REFUSED.search(message)
+            # a rollout engine naming one of its own command-line flags (`--enable-unified-memory
+            # ... needs`): the engine arguments verl passes (engine_kwargs) are settings of the run
+            or (package in ROLLOUT_ENGINES and ENGINE_FLAG.search(message))
+            or MISSING.search(message)
+            or DIVIDE.search(message)
+            or UNSUPPORTED.search(message)
+            or VALUE_SHOWN.search(message)
+            or DIRECTS_AN_OPTION.search(message)
+        )
+        if not (worded or parallel_sizes):
+            return None
+        # `Number of experts in the model must be > 0 when expert parallelism is enabled`: a
+        # model split named is the setting the check is about.
+        if (
+            not (
+                A_SETTING_NAMED.search(message)
+                or MODEL_PARALLEL.search(message)
+                or DIRECTS_AN_OPTION.search(message)
+                # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
+                or (A_CHOICE.search(message) and VALUE_SHOWN.search(message))
+                # an option in code's spelling with the value refused (`requires kv_cache_dtype 'auto'
+                # or 'fp8', got 'fp8_e5m2'`), whatever model words come with it
+                or (VALUE_SHOWN.search(message) and _names_an_option(message))
+                # a feature refused that one of verl's options switches on (`gradient checkpointing`)
+                or options
+                # an option refused for this kind of model (`x_token_id is only supported for ...`)
+                or CONDITIONED_OPTION.search(message)
+                # a feature the run switched, in words (`Disabling sliding window is not supported for
+                # models with rope_scaling`)
+                or FEATURE_SWITCHED.search(message)
+                # verl saying what it does not support (a model's layout, a feature with another)
+                or (package == "verl" and _verl_does_not_support(message))
+            )
+            and (
+                ABOUT_THE_MODEL.search(message)
+                or CHECKPOINT_CONTENT.search(message)
+                or (MODEL_SHAPE.search(message) and not PARALLEL.search(message))
+            )
+            and not _MODEL_IMPLEMENTATION.search(p)
+        ):
+            # What the model or a checkpoint is, not how the run was configured (the engine's
+            # code for one architecture refusing it is the config.json, below).
+            return None
+        if (
+            ABOUT_DATA_OR_CODE.search(message)
+            or (ABOUT_A_SAMPLE.search(message) and not DIRECTS_AN_OPTION.search(message))
+            or (
+                CHAT_ROLE.search(message)
+                and not any("role" in t.group(0) for t in OPTION_TOKEN.finditer(message))
+            )
+        ):
+            return None  # a sample's content, or how code calls the library
+        if package == "verl":
+            # verl's config keys are known: a refusal elsewhere in verl that names none of them,
+            # shows no refused value, splits no batch and asks for no options checks its own
+            # state (`execute_fn must be callable`, `15 != 16`), not a setting of the run.
+            batch_split = DIVIDE.search(message) and BATCH_SIZES.search(message)
+            # `Configuration must include 'retrieval_service_url'`: one option named in quotes.
+            option_missing = MISSING.search(message) and QUOTED_OPTION.search(message)
+            # `max_resp_len must be larger than overlong_buffer.len`: two options held to an order.
+            options_ordered = ORDERED.search(message) and (
+                sum(1 for t in OPTION_TOKEN.finditer(message) if t.group(0).islower() and "_" in t.group(0))
+                >= 2
+            )
+            # `a_b and c_d must be both provided`: options (in code's spelling) that were not given.
+            options_missing = (
+                MISSING.search(message)
+                and sum(1 for o in OPTION_TOKEN.finditer(message) if "_" in o.group(0)) >= 2
+            )
+            # `[FullyAsyncRollouter] Missing async_training configuration`: a section not given.
+            section_missing = SECTION_MISSING.search(message)
+            if not (
+                parallel_sizes
+                or batch_split
+                or options_missing
+                or section_missing
+                or _setting_value_shown(message)
+                or DIRECTS_AN_OPTION.search(message)
+                or CUSTOM_FILE.search(message)
+                or FROM_CONFIG.search(message)
+                or sample_field_missing
+                or option_missing
+                or options_ordered
+                or _verl_does_not_support(message)
+            ):
+                return None
+        else:
+            names_one = _names_an_option(message) or bool(A_SETTING_NAMED.search(message)) or bool(options)
+            # In a library's own settings code (server_args.py, a config's __post_init__, a
+            # check_* function, the part of Ray that checks what ray_init passes, torchrun's
+            # launcher) a refusal is about a setting even when it names none the way code would.
+            # (a function named in capitals, `CUDART_CHECK`, checks a native call's return code)
+            checks = _CONFIG_FUNC.search(func) and not func.isupper()
+            in_settings_code = (
+                bool(_CONFIG_PATH.search(p) or checks or _CONFIG_FUNC.search(caller))
+                or package in _SETTINGS_CODE_ONLY
+            )
+            # A value refused with no setting named speaks of a setting only where the library is
+            # being built from its settings (a constructor, a loader, an entry point); raised while
+            # it runs (a scheduler's step, a batch being prepared) it is the library's own state.
+            if not (
+                names_one
+                or parallel_sizes
+                or in_settings_code
+                or IN_A_CONFIG.search(message)
+                # (`worded` above: the message refuses something)
+                or _STARTUP_FUNC.search(func)
+                or _STARTUP_FUNC.search(caller)
+                or _ENTRY_POINT.search(p)
+            ):
+                return None
+    custom_file = CUSTOM_FILE.search(message)
+    # A custom class that loaded but has the wrong base is a value refused, not a file not found.
+    if custom_file and not WRONG_BASE.search(message):
+        path_named = custom_file.group("path")
+        return Fallback(
+            "CFG008",
+            {"path": path_named},
+            f"{an(exc_type)} raised by {package}'s config check, about the custom module {path_named}",
+        )
+    if (
+        _MODEL_IMPLEMENTATION.search(p)
+        and not parallel_sizes
+        and not A_SETTING_NAMED.search(message)
+        and not A_CHOICE.search(message)  # `does not support FLASHINFER backend`: a setting's choice
+        and not ON_THIS_GPU.search(message)
+        and not OPTION_GIVEN.search(message)  # `dp_shared_memory requires cpu_offload=True`
+    ):
+        # The engine's code for this architecture refusing what the model's config.json holds
+        # (`Unsupported activation: gelu_pytorch_tanh. Only silu is supported`).
+        subject = REFUSED_SUBJECT.search(message)
+        field = subject.group("subject") if subject else "what the error names"
+        return Fallback(
+            "CFG017",
+            {"field": field},
+            f"{an(exc_type)} raised by {package}'s implementation of this model architecture "
+            f"({where_in(p, package)})",
+        )
+    # verl's prompts and samples are its batches; another library's samples are a dataset's rows
+    # (`test_size=500 should be ... smaller than the number of samples 312`), not a batch size.
+    batches = BATCH_SIZES if package == "verl" else BATCH_WORD
+    if ON_THIS_GPU.search(message):
+        code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
+    elif sample_field_missing:
+        code = "CFG012"
+    elif (
+        (MISSING.search(message) and not RECEIVED.search(message))
+        or EMPTY_VALUE.search(message)
+        or COUNT_LEFT_AT_ZERO.search(message)
+    ):
+        code = "CFG011"
+    elif (
+        batches.search(message)
+        and ORDERED.search(message)
+        and (not MODEL_PARALLEL.search(message) or BATCH_FOR_EACH_GPU.search(message))
+        # (another library's own batches, vLLM's micro-batches of dual-batch overlap, are its
+        # settings; verl's batch sizes are verl's arithmetic)
+        and (package == "verl" or any("batch" in o for o in options))
+    ):
+        code = "CFG004"  # batch sizes that must not exceed (or fall short of) one another
+    elif DIVIDE.search(message):
+        # Batches split over ranks are batch arithmetic; ranks split over nodes or a model split
+        # is parallelism; other sizes (a KV-cache block) are a value the library refuses.
+        if batches.search(message) and not MODEL_PARALLEL.search(message):
+            code = "CFG004"
+        else:
+            code = "CFG010" if PARALLEL.search(message) else "CFG014"
+    elif (
+        not CONDITIONED_OPTION.search(message)
+        and (
+            (
+                sizes_compared
+                and not OTHER_OPTION_VALUE.search(message)
+                # `--prefill-only-disable-kv-cache is incompatible with --attn-cp-size > 1`: the other
+                # setting is what is refused beside the split
+                and not (INCOMPATIBLE.search(message) and _another_setting_named(message))
+            )
+            or (
+                parallel_sizes
+                and not _another_setting_named(message)
+                and not _feature_a_split_refuses(message)
+            )
+        )
+        and not ONLY_FOR_A_BACKEND.search(message)
+    ):
+        code = "CFG010"
+    else:
+        # (a parallel size that only one backend takes, `moe_tensor_parallel_size is only supported
+        # for trtllm`, refuses the backend chosen: the sizes themselves are fine)
+        code = "CFG014"
+    where = where_in(p, package)
+    named = f"; it names {', '.join(options)}" if options else ""
+    whose = "verl's" if package == "verl" else f"{package}'s"
+    groups = {"options": ", ".join(options)} if options else {}
+    return Fallback(code, groups, f"{an(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+
+
+def _feature_a_split_refuses(message: str) -> bool:
+    """Whether a model split refuses a feature (`Dynamic CP does not support distillation`): the
+    feature's setting is the value refused, not the split (`... does not support vpp` refuses
+    the split)."""
+    m = NOT_SUPPORTING.search(message)
+    return bool(m and PARALLEL.search(message[: m.start()]) and not PARALLEL.search(m.group("object")))
+
+
+def _another_setting_named(message: str) -> bool:
+    """Whether a refusal that speaks of a model split also names another setting, in code's
+    spelling (`embedding_across_dp`, `remove_padding`, `--enable-watermark`): that setting is
+    the value refused beside the split (`... is not supported with elastic EP`)."""
+    for t in OPTION_TOKEN.finditer(message):
+        word = t.group(0)
+        if word in NOT_AN_OPTION or MODEL_FAMILY.match(word.lstrip("-")) or PARALLEL.search(word):
+            continue
+        if word.islower() or word.startswith("--"):
+            return True
+    return False
+
+
+# An engine's (or transformers') code for one model architecture.
+_MODEL_IMPLEMENTATION = lazy_compile(
+    r"/(?:sglang/srt/models|vllm/model_executor/models|vllm/models)/(?:(?!ops/|kernels/)\w+/){0,2}\w+\.py$|"
+    r"/transformers/models/\w+/modeling_\w+\.py$"
+)
+
+
+def _verl_does_not_support(message: str) -> bool:
+    """verl saying in so many words what it does not support (a feature, a model's layout, the
+    two together); not its code that is missing (`not implemented yet`), nor a model whose
+    config.json it sends the user to, nor a Python type its code was handed (`Indexing with
+    <class 'str'> is not supported`)."""
+    return bool(SUPPORT.search(message)) and "config.json" not in message and "<class '" not in message
+
+
+_TOOL_CODE = lazy_compile(r"/verl/tools/\w+\.py$")
