@@ -845,10 +845,10 @@ def test_what_verl_refuses_from_a_custom_module_is_that_module(last: str, path: 
 
 
 def test_an_option_about_roles_is_still_a_setting() -> None:
-    # (of a rollout engine: verl's own keys are known)
+    # (of a rollout engine: verl's own keys are known); an option it asks for is one not given
     message = "ValueError: Please specify kv_disagg_role when kv_connector is set"
     engine = _tb(message, f"{_SITE}/sglang/srt/server_args.py", "add_message", "raise ValueError(msg)")
-    assert [f.rule for f in diagnose_text(engine, _CATALOG).findings] == ["CFG014"]
+    assert [f.rule for f in diagnose_text(engine, _CATALOG).findings] == ["CFG011"]
 
 
 def _hydra_wrapped(target: str, inner: str) -> str:
@@ -3405,6 +3405,9 @@ def test_a_packages_console_script_is_not_the_users_code() -> None:
     [
         ("/workspace/recipe/my_loss.py", None),  # a user's own folder called recipe
         ("/home/u/verl/recipe/dapo/dapo_ray_trainer.py", "verl"),  # one of verl's recipes
+        # a checkout under another name: verl's recipes by their names, a user's recipe is theirs
+        ("/code/rl/recipe/one_step_off_policy/main_ppo.py", "verl"),
+        ("/workspace/recipe/vl_lora/build.py", None),
     ],
 )
 def test_only_a_recipe_in_its_own_folder_is_verls(path: str, package: str | None) -> None:
@@ -4152,3 +4155,106 @@ def test_a_mapping_the_run_quoted_into_text_is_that_settings_value() -> None:
     assert "actor_rollout_ref.model.override_config" not in " ".join(
         f.cause for f in diagnose_text(plain, _CATALOG).findings
     )
+
+
+def test_the_init_a_dataclass_generates_passes_the_call_on() -> None:
+    # `File "<string>", in __init__` between the caller and the class's __post_init__: a user's
+    # script building a library's config class is the script's values; verl (or mbridge, called
+    # by verl) building it from the config is a setting of the run.
+    post_init = (
+        f"{_SITE}/megatron/core/distributed/distributed_data_parallel_config.py",
+        "__post_init__",
+        'assert self.fp8_param_gather, "Reuse grad buffer only when keeping params in MXFP8."',
+    )
+    last = "AssertionError: Reuse grad buffer only when keeping params in MXFP8."
+    by_script = _frames(
+        ("/workspace/scripts/train.py", "main", "cfg = DistributedDataParallelConfig(**kwargs)"),
+        ("<string>", "__init__", ""),
+        post_init,
+        last=last,
+    )
+    assert diagnose_text(by_script, _CATALOG).findings == ()
+    by_verl = _frames(
+        ("/opt/verl/verl/workers/megatron_workers.py", "_build_model_optimizer", "model = bridge.get_model("),
+        (
+            f"{_SITE}/mbridge/core/util.py",
+            "get_model",
+            "ddp_config = DistributedDataParallelConfig(**kwargs)",
+        ),
+        ("<string>", "__init__", ""),
+        post_init,
+        last=last,
+    )
+    assert diagnose_text(by_verl, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_refusal_that_names_an_engine_flag_is_that_setting_whoever_called() -> None:
+    # a user's recipe calling SGLang while it runs: the refusal still names the flag to change
+    frames = (
+        (
+            "/workspace/recipe/multi_lora/lora_rollout.py",
+            "register_adapters",
+            "await mgr.load_lora_adapter(req)",
+        ),
+        (
+            f"{_SITE}/sglang/srt/lora/lora_manager.py",
+            "load_lora_adapter",
+            "self.validate_new_adapter(a, ref)",
+        ),
+        (f"{_SITE}/sglang/srt/lora/lora_manager.py", "validate_new_adapter", "raise ValueError("),
+    )
+    flag = (
+        "ValueError: Failed to load LoRA adapter math as a pinned adapter. It is not allowed to pin all slots. "
+        "Please increase your `--max-loras-per-batch` or load it as unpinned LoRA adapters."
+    )
+    assert diagnose_text(_frames(*frames, last=flag), _CATALOG).findings[0].rule == "CFG014"
+    # an argument of the calling code (`use_dora`, no setting of verl's) is that code's doing
+    dora = "ValueError: MultiheadAttention does not support DoRA (yet), please set use_dora to False"
+    assert diagnose_text(_frames(*frames, last=dora), _CATALOG).findings == ()
+
+
+def test_a_check_of_runtime_state_called_from_a_progress_check_is_no_settings_check() -> None:
+    log = _frames(
+        (
+            f"{_SITE}/sglang/srt/managers/scheduler.py",
+            "get_new_batch_prefill",
+            "self.tree_cache.check_prefetch_progress(rid)",
+        ),
+        (
+            f"{_SITE}/sglang/srt/mem_cache/hiradix_cache.py",
+            "check_prefetch_progress",
+            "pool.update_prefetch(idx)",
+        ),
+        (f"{_SITE}/sglang/srt/mem_cache/memory_pool_host.py", "update_prefetch", "raise ValueError("),
+        last="ValueError: The host memory slots should be in RESERVED state before turning into BACKUP. "
+        "Current state: MemoryStateInt.IDLE",
+    )
+    assert diagnose_text(log, _CATALOG).findings == ()
+
+
+def test_an_option_a_library_asks_to_be_specified_was_not_given() -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "_build_model_optimizer",
+            "module = get_peft_model(module, cfg)",
+        ),
+        (f"{_SITE}/peft/mapping_func.py", "get_peft_model", "return PeftModelForCausalLM(model, config)"),
+        (f"{_SITE}/peft/tuners/lora/model.py", "_prepare_adapter_config", "raise ValueError("),
+        last="ValueError: Please specify `target_modules` in `peft_config`",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG011"
+
+
+def test_verls_own_megatron_model_registry_is_no_rollout_engine_release() -> None:
+    verl = (
+        "ValueError: Model architectures ['Gemma2ForCausalLM'] are not supported for now. "
+        "Supported architectures: ['LlamaForCausalLM', 'Qwen2ForCausalLM']"
+    )
+    log = _tb(verl, "/opt/verl/verl/utils/model.py", "_get_parallel_model_architecture_from_config")
+    assert "ENV004" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+    vllm = verl.replace(
+        "['LlamaForCausalLM', 'Qwen2ForCausalLM']", "dict_keys(['AquilaModel', 'LlamaForCausalLM'])"
+    )
+    engine = _tb(vllm, f"{_SITE}/vllm/model_executor/models/registry.py", "_raise_for_unsupported")
+    assert diagnose_text(engine, _CATALOG).findings[0].rule == "ENV004"

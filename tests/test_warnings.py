@@ -83,3 +83,16 @@ def test_a_loading_script_run_with_a_future_warning_is_a_warning(run_cli) -> Non
     assert r.returncode == 0
     assert report["findings"] == []
     assert [w["rule"] for w in report["warnings"]] == ["CFG007"]
+
+
+def test_media_dropped_for_want_of_a_processor_is_a_warning(run_cli) -> None:
+    # verl logs it and goes on training without the images (rollout/schemas.py, logger.warning)
+    dropped = (
+        "(AgentLoopWorker pid=51260) WARNING:verl.workers.rollout.schemas:There is multi_modal_data but you "
+        "are not using a processor. Multi-modal data will be ignored.\n"
+    )
+    r = run_cli(["explain", "--format", "json"], stdin=(dropped * 3 + TRAINING).encode())
+    report = json.loads(r.stdout)
+    assert r.returncode == 0
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["CFG012"]

@@ -145,6 +145,8 @@ _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
 # A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
 # and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
+# Frames that only pass a call on: validation libraries and generated code.
+_PLUMBING = lazy_compile(r"/pydantic|/huggingface_hub/dataclasses\.py$|^<string>$")
 _CUT_FRAME = lazy_compile(
     r'(?:File "[^"]*|^\s*"[^"]*\.py)(?:"(?:, ?(?:line(?: \d+(?:, ?(?:i(?:n(?: [\w<>.]*)?)?)?)?)?|l\w*)?)?)?$'
 )
@@ -363,8 +365,9 @@ class Analyzer:
                 self._config_read.clear()
             # pydantic's validation plumbing (and huggingface_hub's, which transformers' config
             # classes validate with) is never where a setting is checked: the frame that built
-            # the config class (vLLM's arg_utils) stays the innermost one.
-            if "/pydantic" not in fr.path and "/huggingface_hub/dataclasses.py" not in fr.path:
+            # the config class (vLLM's arg_utils) stays the innermost one. Nor is the `__init__`
+            # a dataclass generates (`File "<string>"`) between its caller and `__post_init__`.
+            if _PLUMBING.search(fr.path) is None:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
                 key = line.worker.key()
                 before = self._innermost.get(key)
@@ -1498,7 +1501,10 @@ class Analyzer:
                 return True
         # (what the user's own code passed a library while running it, `config.get_text_config()`,
         # is that code's doing, whichever library refuses it)
-        if self._called_by_user_code(line, package):
+        # (unless the refusal names a setting of the run that decides it, whoever made the call:
+        # `Please increase your `--max-loras-per-batch``, a flag verl passes the engine)
+        directed = self._setting_directed(message)
+        if self._called_by_user_code(line, package) and not directed:
             return False
         if (
             package in MODEL_CONFIG_PACKAGES
@@ -1519,9 +1525,27 @@ class Analyzer:
             options = _feature_options(message)
         called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
-        if found is not None and found.code in _VERL_VALUE_CODES and self._outside_verl(line, package):
+        if (
+            found is not None
+            and found.code in _VERL_VALUE_CODES
+            and not directed
+            and self._outside_verl(line, package)
+        ):
             return False
         return self._credit(line, found)
+
+    @staticmethod
+    def _setting_directed(message: str) -> bool:
+        """Whether a refusal tells the user to change a setting of the run: a rollout engine's
+        flag, an environment variable or one of verl's options (not an argument of the code that
+        called, `set use_dora to False`)."""
+        from verl_doctor.catalog.verl_keys import keys_named_in
+        from verl_doctor.engine.fallbacks import directed_option
+
+        option = directed_option(message)
+        if option is None:
+            return False
+        return option.startswith("--") or option.isupper() or bool(keys_named_in(option))
 
     def _section_set_to_a_value(self, line: Line, exc: ExceptionLine) -> bool:
         """A part of verl's config the run set to one value (`algorithm.kl_ctrl=adaptive`), read

@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 
 from verl_doctor.common.records import record
+from verl_doctor.common.resources import data_path
 
 _EXCEPTION = re.compile(
     r"^(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
@@ -79,7 +80,7 @@ class Frame:
     @property
     def package(self) -> str | None:
         """The installed package the file belongs to (`vllm` for .../site-packages/vllm/...),
-        `verl` for verl's own code (also a source checkout and its recipes), else None."""
+        `verl` for verl's own code (also a source checkout and verl's recipes), else None."""
         return package_of(self.path)
 
 
@@ -120,9 +121,19 @@ def package_of(path: str) -> str | None:
             if rest and rest[0].endswith(".egg"):
                 rest = rest[1:]
             return rest[0] if len(rest) > 1 else None
-    if "recipe" in parts[:-2]:
-        return "verl"  # verl's recipes (one folder each: recipe/dapo/...), run from a checkout
+    # verl's recipes (one folder each: recipe/dapo/...), run from a checkout named otherwise; a
+    # recipe folder of the user's own (recipe/my_task/) is the user's code
+    for i, part in enumerate(parts[:-2]):
+        if part == "recipe" and parts[i + 1] in verl_recipes():
+            return "verl"
     return None
+
+
+@lru_cache(maxsize=1)
+def verl_recipes() -> frozenset[str]:
+    """The folder names of verl's recipes, across its releases and its recipe repository."""
+    with open(data_path("verl_recipes.txt"), encoding="utf-8") as fh:
+        return frozenset(n.strip() for n in fh if n.strip() and not n.startswith("#"))
 
 
 def exception_line(text: str) -> ExceptionLine | None:

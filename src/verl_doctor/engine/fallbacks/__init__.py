@@ -57,7 +57,7 @@ from verl_doctor.engine.fallbacks.packages import (
 )
 from verl_doctor.engine.fallbacks.paths import COLUMN_LOOKUP, data_field
 from verl_doctor.engine.fallbacks.settings import config_check, divided_by_setting, starts_up
-from verl_doctor.engine.fallbacks.wording import forgive_doubled_letters
+from verl_doctor.engine.fallbacks.wording import directed_option, forgive_doubled_letters
 
 __all__ = [
     "COLUMN_LOOKUP",
@@ -74,6 +74,7 @@ __all__ = [
     "classify",
     "config_check",
     "data_field",
+    "directed_option",
     "divided_by_setting",
     "engine_result_changed",
     "envelope_class",

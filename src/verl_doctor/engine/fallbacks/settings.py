@@ -77,10 +77,10 @@ from verl_doctor.engine.fallbacks.wording import (
 _CONFIG_FUNC = lazy_compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
 
 
-# verl's functions that check its settings: a config class's __post_init__, validate_config,
-# _check_mutually_exclusive, check_mtp_config. Its other check/validate functions test data and
-# state (check_consistency, _validate_state_dict, _check_and_sort_partitions, the _validate loop).
-_VERL_CONFIG_FUNC = lazy_compile(
+# Functions that check settings: a config class's __post_init__, validate_config,
+# _check_mutually_exclusive, check_mtp_config, check_server_args. Other check/validate functions
+# test data and state (check_consistency, _validate_state_dict, check_prefetch_progress).
+_SETTINGS_CHECK_FUNC = lazy_compile(
     r"__post_init__|post_init|(?:validat|check|verify)\w*(?:config|option|arg|mutually_exclusive|"
     r"unsupported|resource|feature|world_size|alignment)|config\w*(?:check|validat)|sanity",
     re.I,
@@ -290,7 +290,7 @@ def _config_check(
     # verl's own validating code speaks of its config whatever its words; elsewhere in the
     # stack's code, the words must refuse a value, and name the option (or show the value).
     by_frame = package == "verl" and bool(
-        options or _VERL_CONFIG_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
+        options or _SETTINGS_CHECK_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
     )
     if (
         by_frame
@@ -434,7 +434,7 @@ def _config_check(
             # (a function named in capitals, `CUDART_CHECK`, checks a native call's return code)
             checks = _CONFIG_FUNC.search(func) and not func.isupper()
             in_settings_code = (
-                bool(_CONFIG_PATH.search(p) or checks or _CONFIG_FUNC.search(caller))
+                bool(_CONFIG_PATH.search(p) or checks or _SETTINGS_CHECK_FUNC.search(caller))
                 or package in _SETTINGS_CODE_ONLY
             )
             # A value refused with no setting named speaks of a setting only where the library is

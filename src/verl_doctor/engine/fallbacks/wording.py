@@ -70,15 +70,24 @@ VALUE_SHOWN = lazy_compile(
 # A refusal that says which option to set (`set drop_thinking=False in chat_template_kwargs`,
 # `Enable dynamic_context_parallel consistently`): the option, in code's spelling, is the fix.
 DIRECTS_AN_OPTION = lazy_compile(
-    r"\b(?:set|enable|disable|turn (?:on|off)|reduce|increase|lower|raise|decrease)\s+(?:the\s+)?[`'\"]?"
-    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|"
+    r"\b(?:set|enable|disable|turn (?:on|off)|reduce|increase|lower|raise|decrease)\s+"
+    r"(?:the\s+|your\s+)?[`'\"]?"
+    # (an option in code's spelling, or an engine's flag: `Please increase your `--max-loras-per-batch``)
+    r"(?P<a>[a-z][a-z0-9]*(?:_[a-z0-9]+)+|--[a-z][a-z0-9]*(?:-[a-z0-9]+)+)\b|"
     # `overlap_moe_expert_parallel_comm must be enabled to ...`
-    r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+[`'\"]? (?:must|should|needs? to|has to) be (?:enabled|disabled|"
+    r"\b(?P<b>[a-z][a-z0-9]*(?:_[a-z0-9]+)+)[`'\"]? (?:must|should|needs? to|has to) be (?:enabled|disabled|"
     r"turned (?:on|off)|set to)\b|"
     # an environment variable to set: `Set VLLM_USE_V1=0 to use another attention backend`
-    r"\b(?:set|export)\s+[`'\"]?[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+=\S",
+    r"\b(?:set|export)\s+[`'\"]?(?P<c>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=\S",
     re.I,
 )
+
+
+def directed_option(message: str) -> str | None:
+    """The option a refusal says to set or change (`Please increase your `--max-loras-per-batch``
+    -> `--max-loras-per-batch`), as the message spells it, or None."""
+    m = DIRECTS_AN_OPTION.search(message)
+    return (m["a"] or m["b"] or m["c"]) if m else None
 
 
 # A rollout engine's command-line flag, as its messages spell it: `--max-running-requests`.
@@ -265,6 +274,8 @@ MISSING = lazy_compile(
     r"\bfield required\b|"
     r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
     r"please (?:set|specify|provide) at least one of|must (?:set|specify|provide)|is not set|"
+    # `Please specify `target_modules` in `peft_config``: an option, in code's spelling, not given
+    r"\bplease specify (?:the |a |an )?[`'\"]?[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b[`'\"]?(?! as )|"
     r"\b(?:was|were) not (?:provided|given|specified|set)\b|"
     r"(?:is|are) (?:missing|absent)\b|"
     r"missing (?:required |mandatory )?(?:\S+ )?"
@@ -377,6 +388,8 @@ REFUSED = lazy_compile(
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
     r"can only (?:be|have|contain|take)\b|could only be\b|only supports?\b|only support(?:ed)?\b|"
+    # a feature allowed under a condition: `Reuse grad buffer only when keeping params in MXFP8.`
+    r"^[A-Z][\w -]{2,60}? only (?:when|if) \w|"
     r"\b(?:unable|failed|could not|cannot) (?:to )?parse (?:the )?"
     r"(?:port|address|value|number|int|float|bool)\b|"
     r"\bdoes not exist or is not a\b|must have a unique\b|\bduplicate\b|"
