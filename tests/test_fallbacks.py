@@ -4258,3 +4258,44 @@ def test_verls_own_megatron_model_registry_is_no_rollout_engine_release() -> Non
     )
     engine = _tb(vllm, f"{_SITE}/vllm/model_executor/models/registry.py", "_raise_for_unsupported")
     assert diagnose_text(engine, _CATALOG).findings[0].rule == "ENV004"
+
+
+def test_a_feature_verl_refuses_is_the_override_that_switched_it_on() -> None:
+    refusal = _tb(
+        "NotImplementedError: load from hdfs is not implemented yet",
+        "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+        "_load_checkpoint",
+        "raise NotImplementedError('load from hdfs is not implemented yet')",
+    )
+    set_it = _overrides("trainer.default_hdfs_dir=hdfs://nn01/user/rl/ckpt", "trainer.resume_mode=auto")
+    first = diagnose_text(set_it + refusal, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "trainer.default_hdfs_dir" in first.basis
+    # an override that shares only a common word with the message is not what was refused
+    other = _overrides("trainer.default_local_dir=/ckpt", "trainer.resume_mode=auto")
+    assert "CFG014" not in [f.rule for f in diagnose_text(other + refusal, _CATALOG).findings]
+
+
+def test_a_tensor_of_a_type_the_code_was_handed_is_no_setting() -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/megatron_workers.py",
+            "_build_model_optimizer",
+            "optimizer = get_optimizer(",
+        ),
+        (f"{_SITE}/megatron/core/optimizer/distrib_optimizer.py", "__init__", ") = self._build_groups("),
+        (f"{_SITE}/megatron/core/optimizer/distrib_optimizer.py", "_build_groups", "raise TypeError("),
+        last="TypeError: Wrapped parameters must be one of torch.cuda.FloatTensor,  torch.cuda.HalfTensor, or "
+        "torch.cuda.BFloat16Tensor. Received torch.cuda.DoubleTensor",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_flags_an_engine_refuses_are_settings_whoever_launched_it() -> None:
+    log = _frames(
+        ("/workspace/serve/launch_rm_server.py", "main", "vllm_config = engine_args.create_engine_config()"),
+        (f"{_SITE}/vllm/engine/arg_utils.py", "create_engine_config", "raise ValueError("),
+        last="ValueError: Invalid data-parallel launch options: `--data-parallel-hybrid-lb` and "
+        "`--data-parallel-external-lb` cannot be enabled together. Enable only one load-balancing mode.",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"

@@ -145,6 +145,22 @@ _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
 # A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
 # and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
+# A feature refused outright (`load from hdfs is not implemented yet`).
+_NOT_BUILT = lazy_compile(
+    r"\bnot (?:yet )?implemented\b|\bnot (?:yet |currently )?supported\b|"
+    r"\bdoes(?: not|n't) support\b|\bunsupported\b",
+    re.I,
+)
+_WORD = lazy_compile(r"[a-z][a-z0-9]{3,}")
+# Parts of option names (and words of messages) too common to tie a refusal to one option.
+_COMMON = (
+    "default path size enable enabled use max min num type name model data batch train val file files "
+    "mode config ratio micro mini global local kwargs key length len total steps step dir save load freq "
+    "per gpu gpus node nodes test with from when this that yet implemented supported support only none "
+    "true false auto http https"
+)
+_COMMON_PARTS = frozenset(_COMMON.split())
+
 # Frames that only pass a call on: validation libraries and generated code.
 _PLUMBING = lazy_compile(r"/pydantic|/huggingface_hub/dataclasses\.py$|^<string>$")
 _CUT_FRAME = lazy_compile(
@@ -1152,10 +1168,31 @@ class Analyzer:
             for k in self.context.overrides
             if is_option_name(leaf := k.rsplit(".", 1)[-1]) and re.search(rf"\b{re.escape(leaf)}\b", line.raw)
         ]
+        named = "naming"
+        if not keys and _NOT_BUILT.search(exc.message) and self._raised_by_verl(line):
+            keys = self._overrides_switching(exc.message)
+            named = "refusing what"
         if not keys or len(keys) > 2:
             return False
-        basis = f"{an(exc.type)} naming {' and '.join(keys)}, which this run set"
+        basis = f"{an(exc.type)} {named} {' and '.join(keys)}, which this run set"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
+
+    def _raised_by_verl(self, line: Line) -> bool:
+        last = self._last_frame(line)
+        return last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN and last[1].package == "verl"
+
+    def _overrides_switching(self, message: str) -> list[str]:
+        """The overrides a refusal of a feature speaks of by a word of their own: a part of the
+        key's last name (`load from hdfs is not implemented yet` for trainer.default_hdfs_dir) or
+        the scheme of its value (`hdfs://...`)."""
+        words = {w for w in _WORD.findall(message.lower()) if w not in _COMMON_PARTS}
+        found = []
+        for key, value in self.context.overrides.items():
+            parts = set(key.rsplit(".", 1)[-1].lower().split("_")) - _COMMON_PARTS
+            scheme = value.split("://", 1)[0].lower() if "://" in value else ""
+            if parts & words or (scheme and scheme in words):
+                found.append(key)
+        return found
 
     def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
         """An exception raised in the user's own file that the run named (the reward function's
@@ -1536,15 +1573,16 @@ class Analyzer:
 
     @staticmethod
     def _setting_directed(message: str) -> bool:
-        """Whether a refusal tells the user to change a setting of the run: a rollout engine's
-        flag, an environment variable or one of verl's options (not an argument of the code that
-        called, `set use_dora to False`)."""
+        """Whether a refusal tells the user to change a setting of the run (a rollout engine's
+        flag, an environment variable or one of verl's options, not an argument of the code that
+        called: `set use_dora to False`), or names a command-line flag it refuses."""
         from verl_doctor.catalog.verl_keys import keys_named_in
-        from verl_doctor.engine.fallbacks import directed_option
+        from verl_doctor.engine.fallbacks import directed_option, named_flag
 
         option = directed_option(message)
         if option is None:
-            return False
+            # a command-line flag the refusal names is a setting, whoever passed it
+            return named_flag(message)
         return option.startswith("--") or option.isupper() or bool(keys_named_in(option))
 
     def _section_set_to_a_value(self, line: Line, exc: ExceptionLine) -> bool:

@@ -57,7 +57,7 @@ from verl_doctor.engine.fallbacks.packages import (
 )
 from verl_doctor.engine.fallbacks.paths import COLUMN_LOOKUP, data_field
 from verl_doctor.engine.fallbacks.settings import config_check, divided_by_setting, starts_up
-from verl_doctor.engine.fallbacks.wording import directed_option, forgive_doubled_letters
+from verl_doctor.engine.fallbacks.wording import directed_option, forgive_doubled_letters, named_flag
 
 __all__ = [
     "COLUMN_LOOKUP",
@@ -83,6 +83,7 @@ __all__ = [
     "known_package",
     "missing_module_name",
     "model_config_refused",
+    "named_flag",
     "npu_code",
     "patched_library_changed",
     "pip_distribution",

@@ -94,6 +94,11 @@ def directed_option(message: str) -> str | None:
 ENGINE_FLAG = lazy_compile(r"(?<![\w-])--[a-z][a-z0-9]*(?:-[a-z0-9]+)+\b")
 
 
+def named_flag(message: str) -> bool:
+    """Whether a message names a command-line flag (`--data-parallel-external-lb`)."""
+    return ENGINE_FLAG.search(message) is not None
+
+
 # A feature or combination the library does not support, said in so many words.
 UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
@@ -189,6 +194,8 @@ CODE_OBJECT_REFUSED = lazy_compile(
     # Python objects no config gives (Hydra's sequences are lists), and verl's data containers,
     # which only code hands over (`expecting {...} to be DataProto, but got <class 'dict'>`)
     r"\b(?:[Gg]ot|[Rr]eceived):? (?:an? )?(?:type )?<class '(?:tuple|set|frozenset|bytes)'>|"
+    # a tensor of a type the code was handed (`Received torch.cuda.DoubleTensor`)
+    r"\b(?:[Gg]ot|[Rr]eceived):? (?:an? )?torch\.(?:cuda\.)?[A-Z]\w*Tensor\b|"
     r"\b(?:to|must) be (?:an? )?(?:instance of )?`?(?:DataProto|TensorDict)\b|"
     r"\bmust be an? (?:dict|list)\b.{0,80}"
     r"<class 'omegaconf\.(?:dictconfig\.DictConfig|listconfig\.ListConfig)'>"
