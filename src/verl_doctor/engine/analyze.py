@@ -9,30 +9,26 @@ they appear. engine/assemble.py builds the report from what it gathered:
 - a hit on a Ray envelope line (`RayTaskError(OutOfMemoryError): ray::...`) knows only the
   exception type: medium confidence, and it does not count when the inner error is also seen;
 - ranking: root causes before symptoms, then confidence, then the earliest line;
-- exceptions no rule knows are listed as unrecognized, with a fingerprint, the deepest verl
-  frame and the phase (from the Ray envelope or the frames).
+- exceptions no rule knows are first read by mechanism (engine/readings.py, mixed in: their
+  class, the frames that raised them, the run's overrides); those still unexplained are listed
+  as unrecognized, with a fingerprint, the deepest verl frame and the phase (from the Ray
+  envelope or the frames).
 """
 
 from __future__ import annotations
 
-import re
 from collections import deque
 from time import perf_counter
 
 from verl_doctor.catalog.load import Catalog, Target
 from verl_doctor.catalog.rule import Rule
 from verl_doctor.common.lazy_re import lazy_compile
-from verl_doctor.common.records import field, record, replace
+from verl_doctor.common.records import replace
 from verl_doctor.engine.context import ContextCollector
-from verl_doctor.engine.fingerprint import fingerprint
-from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame, describe_phase, frame_match
+from verl_doctor.engine.line_kinds import Frame, describe_phase, frame_match
 from verl_doctor.engine.normalize import (
-    BARE_EXCEPTION_ENDS,
-    HOST_LABEL,
     NEW_RECORD,
     NO_WORKER,
-    NODE_LABEL,
-    SRUN_LABEL,
     WRAPPED_WIDTH,
     Line,
     Span,
@@ -43,13 +39,21 @@ from verl_doctor.engine.normalize import (
     worker_at,
 )
 from verl_doctor.engine.prefilter import LineSearcher
+from verl_doctor.engine.readings import (
+    FRAME_LOOKBACK,
+    MAX_WORKERS,
+    PREFIX,
+    RAISED_WITHIN,
+    ExceptionReadings,
+    Unknown,
+    short_path,
+)
+from verl_doctor.engine.rule_state import RuleState
 from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
     from typing import Any
-
-    from verl_doctor.engine.fallbacks import Fallback
 
     # (where the message starts and ends, the spans of who printed it, its verdict)
     CopyPlan = tuple[int, int, tuple[Span, Span, Span, Span, Span] | None, Verdict]
@@ -61,81 +65,11 @@ RULE_TIME_BUDGET = 1.0  # seconds
 SLOW_SEARCH = 0.001  # seconds: healthy rules take microseconds
 OCCURRENCE_GAP = 30  # hits of one worker closer than this are one occurrence
 MAX_EVIDENCE = 3
-MAX_WORKERS = 256
-MAX_UNRECOGNIZED = 20
 MAX_ENVELOPES = 64
 MAX_ECHOES = 64  # distinct echoes kept (the report shows five)
 MAX_COPY_PLANS = 4096
-FRAME_LOOKBACK = 80
-# Lines from an import machinery frame to the imported file's `<module>` frame (the frozen
-# frames print no source line; a file's own frame may follow one or two of them).
-_IMPORT_TO_MODULE = 4
-# Lines from the innermost frame (numbered by its last line) to the exception raised in it: its
-# source line, which a wrap may have cut in two.
-_RAISED_WITHIN = 4
 _CONF_RANK = {"high": 0, "medium": 1, "low": 2}
 _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
-# verl's functions that load a user's file by its path (custom reward functions, dataset classes,
-# reward managers, tools).
-# Errors that say a file or folder is not there, and the rule for what the key that named it holds.
-_NOT_FOUND_TYPES = frozenset(
-    ("FileNotFoundError", "OSError", "IOError", "ValueError", "RuntimeError", "AssertionError")
-)
-_NOT_FOUND = lazy_compile(
-    r"not found|does not exist|doesn't exist|No such file|[Uu]nable to find|[Cc]ouldn't find|[Cc]annot find"
-)
-# A value a check says it got, with its name (`but got batch_size=-1`).
-_NAMED_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? ([a-z][a-z0-9_]{2,60})=['\"]?(-?[\w.+-]{1,60})")
-# Python's words for a module used while it is still being imported, with the file when it says so.
-_PARTIAL_MODULE = lazy_compile(
-    r"partially initialized module '(?P<module>[\w.]+)'(?:[^(]*\(most likely due to a circular import\))?"
-    r"(?: \((?P<path>[^()]+)\))?"
-)
-# A value a check says it got, alone and quoted (`got '0.5'`).
-_GOT_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
-# A library saying something is gone, and a name it quotes (`storage`, 'storage', "storage").
-_REMOVED = lazy_compile(
-    r"\b(?:has been|was|were|been) removed\b|\bno longer (?:supported|exists?|available)\b"
-)
-_QUOTED_NAME = lazy_compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
-# The interpreter's own objects and the attributes that change with Python's version.
-_INTERPRETER_ATTRIBUTE = lazy_compile(
-    r"^'(?:code|frame|function|generator|coroutine|traceback|cell)' object "
-    r"has no attribute '(?:co|f|gi|cr|tb|func)_\w+'"
-)
-_RULE_FOR_PATH = {"data": "CFG013", "model": "CFG017", "module": "CFG008", "checkpoint": "FLOW014"}
-# A Hub dataset's name (`namespace/name`), not a file: verl reads files, it does not download these.
-_HUB_NAME = lazy_compile(
-    r"[A-Za-z0-9][\w.-]{0,95}/[A-Za-z0-9][\w-]{0,95}(?:\.[\w-]+)?(?<!\.parquet)(?<!\.jsonl)(?<!\.json)"
-)
-_LOADS_BY_PATH = frozenset(
-    ("get_custom_reward_fn", "load_extern_type", "load_extern_object", "load_module", "load_custom_module")
-)
-# An object of some type lacking an attribute the code read (`'dict' object has no attribute 'type'`).
-_OBJECT_HAS_NO = lazy_compile(r"^'\w+' object has no attribute '(?P<attr>\w+)'")
-# A plain value read as if it were a config section.
-_SCALAR_HAS_NO = lazy_compile(r"^'(?:str|int|float|bool)' object has no attribute '(?P<attr>\w+)'")
-# What code calls on a mapping (or a sequence) it was given.
-_MAPPING_METHODS = frozenset(("get", "items", "keys", "values", "update", "pop", "copy", "append", "extend"))
-# The libraries that read a run's data files.
-_DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
-# verl's functions that write model.override_config into the model's config (verl/utils/model.py).
-_APPLIES_MODEL_OVERRIDES = frozenset(("update_model_config",))
-# verl's functions that import a module by a name a setting gives (or a path or a name).
-_LOADS_BY_NAME = frozenset(
-    ("load_class_from_fqn", "import_external_libs", "load_extern_type", "load_extern_object")
-)
-# A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, an SGLang scheduler's
-# `[2025-08-15 09:02:11 TP0] `, srun's `0: `, a node's `[node-0] `.
-_PREFIX = lazy_compile(
-    r"^\s*(?:\((?:\w+ )?pid=[^)]*\)\s?|\[rank\d+\]:\s?|"
-    r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Z]{2,4}\d+)+\]\s?|"
-    rf"{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
-)
-# A verl training checkpoint's model folder (`.../global_step_8/actor`), and the settings that
-# name a model to load.
-# Hydra naming the part of the config a failed build was for (`full_key: optim`).
-_FULL_KEY = lazy_compile(r"^\s*(?:\([^)]*\)\s*)?full_key: (?P<key>[\w.]+)\s*$", re.M)
 # (an SFT trainer's checkpoint is the step folder itself)
 _CHECKPOINT_FOLDER = lazy_compile(r"(?:^|/)global_step_\d+(?:/(?:actor|critic))?/?$")
 _MODEL_PATH_KEYS = ("model.path", "tokenizer_path", "model_path")
@@ -143,23 +77,6 @@ _PLACEHOLDER = lazy_compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as s
 _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
-# A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
-# and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
-# A feature refused outright (`load from hdfs is not implemented yet`).
-_NOT_BUILT = lazy_compile(
-    r"\bnot (?:yet )?implemented\b|\bnot (?:yet |currently )?supported\b|"
-    r"\bdoes(?: not|n't) support\b|\bunsupported\b",
-    re.I,
-)
-_WORD = lazy_compile(r"[a-z][a-z0-9]{3,}")
-# Parts of option names (and words of messages) too common to tie a refusal to one option.
-_COMMON = (
-    "default path size enable enabled use max min num type name model data batch train val file files "
-    "mode config ratio micro mini global local kwargs key length len total steps step dir save load freq "
-    "per gpu gpus node nodes test with from when this that yet implemented supported support only none "
-    "true false auto http https"
-)
-_COMMON_PARTS = frozenset(_COMMON.split())
 
 # Frames that only pass a call on: validation libraries and generated code.
 _PLUMBING = lazy_compile(r"/pydantic|/huggingface_hub/dataclasses\.py$|^<string>$")
@@ -173,105 +90,9 @@ _RELATIVE = lazy_compile(r"(?![/\\<~.]|[A-Za-z]:)")
 _NAME_GOES_ON = lazy_compile(
     r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)"
 )
-# Hydra's wrapper around an error raised while building a verl config class, and the error itself
-# on the line after it: `ValueError('...')`.
-_HYDRA_TARGET = lazy_compile(r"Error in call to target '(?P<target>verl\.[\w.]+)'")
-_INNER_CALL = lazy_compile(
-    r"^\s*(?P<type>[A-Z]\w*(?:Error|Exception))\((?:(?P<q>['\"])(?P<msg>.+)(?P=q),?)?\)\s*$"
-)
-# pydantic's report of a config class it refused to build, and the refusal on the lines after it.
-_VALIDATION_FOR = lazy_compile(r"\bValidationError: \d+ validation errors? for (?P<cls>[A-Za-z_]\w*)")
-_VALIDATOR_SAID = lazy_compile(
-    r"^(?P<kind>Value error|Assertion failed), (?P<msg>.+?)(?: \[type=[a-z_]+[,\]].*)?$"
-)
-_FIELD_NAME = lazy_compile(r"^[A-Za-z_][\w.]*$")
-_FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
-# A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
-_REFUSAL_TYPES = frozenset(
-    ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
-)
-# Exceptions that say a file could not be written or found, and distributed checkpointing's own.
-_SAVE_ERROR_TYPES = frozenset(
-    (
-        "OSError",
-        "IOError",
-        "FileNotFoundError",
-        "PermissionError",
-        "IsADirectoryError",
-        "NotADirectoryError",
-        "FileExistsError",
-        "CheckpointException",
-        "CheckpointingException",
-    )
-)
-_CONFIG_CHECK_TYPES = {
-    "AssertionError",
-    "ValueError",
-    "TypeError",
-    "KeyError",
-    "NotImplementedError",
-    "RuntimeError",
-    "Exception",  # `raise Exception(...)`: research code and engines refuse settings with it too
-}
-# A library's own refusal classes, by the name's end: argparse's `ArgumentTypeError`, vLLM's
-# `VLLMValidationError`, a `...ConfigError`, a `...ValueError` subclass.
-_REFUSAL_CLASS = lazy_compile(r"(?:Validation|Argument(?:Type)?|Config(?:uration)?|Value|Assertion)Error$")
 
 
-@record
-class _Occurrence:
-    worker: Worker
-    last_line: int
-
-
-@record
-class _RuleState:
-    rule: Rule
-    first: Line | None = None
-    first_conf: str = "low"
-    best_conf: str = "low"
-    evidence: list[Line] = field(default_factory=list)
-    evidence_worker: Worker | None = None
-    count: int = 0
-    envelope_count: int = 0
-    workers: dict[tuple[object, ...], Worker] = field(default_factory=dict)
-    envelope_workers: dict[tuple[object, ...], Worker] = field(default_factory=dict)
-    workers_total: int = 0
-    hosts: set[str] = field(default_factory=set)
-    occurrences: dict[tuple[object, ...], int] = field(default_factory=dict)  # worker -> last line
-    groups: dict[str, str] = field(default_factory=dict)
-    phase: str | None = None
-    phase_detail: str | None = None
-    basis: str = "message"  # what the leading evidence is: message | envelope | clue | exception
-    last_line: int = 0
-
-
-# A client whose server went away: what follows an engine's death, never its cause.
-_PEER_LOST = frozenset(
-    (
-        "ServerDisconnectedError",
-        "ClientConnectionError",
-        "ClientOSError",
-        "ClientPayloadError",
-        "RemoteDisconnected",
-        "ConnectionResetError",
-        "BrokenPipeError",
-        "IncompleteRead",
-    )
-)
-
-
-@record
-class _Unknown:
-    line: Line
-    exc: ExceptionLine
-    count: int
-    phase: str | None
-    verl_frame: str | None
-    peer_lost: bool = False  # it only says the process at the other end went away
-
-
-class Analyzer:
+class Analyzer(ExceptionReadings):
     """Feeds normalized lines through the catalog; see the module docstring."""
 
     def __init__(self, catalog: Catalog, lang: str = "en") -> None:
@@ -280,8 +101,8 @@ class Analyzer:
         self.searcher = LineSearcher(catalog.literals)
         self.classifier = Classifier(catalog, self.searcher, self._timed_out_on)
         self.memo = VerdictMemo(self.classifier)
-        self.states: dict[str, _RuleState] = {}
-        self.warning_states: dict[str, _RuleState] = {}  # hits of warning-level messages
+        self.states: dict[str, RuleState] = {}
+        self.warning_states: dict[str, RuleState] = {}  # hits of warning-level messages
         self.context = ContextCollector()
         self.lines_seen = 0
         self.timeouts: list[str] = []  # one note per rule that timed out
@@ -289,7 +110,7 @@ class Analyzer:
         self._spent: dict[str, list[float]] = {}  # rule id: [seconds, searches]
         self.switched_off = self.classifier.switched_off
         self.classifier.on_spent = self._spend
-        self._unknown: dict[str, _Unknown] = {}
+        self._unknown: dict[str, Unknown] = {}
         self._echoes: list[tuple[Line, str | None]] = []  # the first of each distinct echo
         self._echo_keys: set[tuple[str | None, str]] = set()
         self._settled: set[tuple[str, int]] = set()  # envelopes `settle` has credited
@@ -387,7 +208,7 @@ class Analyzer:
                 # (numbered by its last line: a frame a wrap spread over lines ends there)
                 key = line.worker.key()
                 before = self._innermost.get(key)
-                near = before is not None and 0 <= line.number - before[0] <= _RAISED_WITHIN
+                near = before is not None and 0 <= line.number - before[0] <= RAISED_WITHIN
                 # (the library's own callers, nearest last: a user's `main` calling it is not the
                 # library starting)
                 if near and before is not None and before[1].package == fr.package:
@@ -589,12 +410,12 @@ class Analyzer:
         worker prefix (Ray prefixes every line of a message with a newline in it). `exact` keeps
         their spaces at both ends."""
         pieces: list[str] = []
-        own = _PREFIX.match(line.raw)
+        own = PREFIX.match(line.raw)
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
             piece = strip_ansi(nxt).rstrip("\r")
             if own_prefix is not None:
-                theirs = _PREFIX.match(piece)
+                theirs = PREFIX.match(piece)
                 if theirs is not None and theirs.group(0).strip() == own_prefix:
                     piece = piece[theirs.end() :]
             if _ELISION.match(piece):
@@ -709,7 +530,7 @@ class Analyzer:
         conf: str,
         groups: dict[str, str] | None = None,
         basis: str | None = None,
-        states: dict[str, _RuleState] | None = None,
+        states: dict[str, RuleState] | None = None,
     ) -> bool:
         """Add a hit; True when it is the rule's first. `basis` says what the hit rests on when it
         is not the rule's own message (medium confidence otherwise means a Ray envelope)."""
@@ -717,7 +538,7 @@ class Analyzer:
         state = states.get(rule.id)
         is_new = state is None
         if state is None:
-            state = states[rule.id] = _RuleState(rule)
+            state = states[rule.id] = RuleState(rule)
         for k, v in (groups or {}).items():
             # (a traceback's source line shows the f-string, `'{inter_key}'`: not a value)
             if not (v[:1] == "{" and _PLACEHOLDER.fullmatch(v)):
@@ -743,7 +564,7 @@ class Analyzer:
             state.phase, state.phase_detail = self._frame_phase(line)
         return is_new
 
-    def _count(self, state: _RuleState, line: Line, conf: str) -> None:
+    def _count(self, state: RuleState, line: Line, conf: str) -> None:
         """Occurrences per worker; envelope hits are counted apart (they echo the inner error)."""
         envelope_hit = conf == "medium"
         worker = self._raiser(line)
@@ -790,7 +611,7 @@ class Analyzer:
         if frames:
             for number, fr in reversed(frames):
                 if 0 <= line.number - number <= FRAME_LOOKBACK:
-                    return describe_phase(fr.func), f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
+                    return describe_phase(fr.func), f"{short_path(fr.path)}:{fr.line} in {fr.func}"
         return None, None
 
     def _envelope_phase(self, line: Line) -> tuple[str | None, str | None]:
@@ -845,963 +666,6 @@ class Analyzer:
             return
         for groups in self.classifier.lazy_facts(verdict, rule, line.text, line):
             found.append((line.number, groups))
-
-    def _maybe_unknown(self, line: Line, verdict: Verdict) -> None:
-        own = line.text
-        if line.follow and (
-            len(line.raw) >= WRAPPED_WIDTH or line.text.rstrip().endswith(BARE_EXCEPTION_ENDS)
-        ):
-            # A message a terminal wrapped, or one a paste put on the lines after its bare
-            # `ImportError:`: its class and its words are read whole.
-            pieces = self._continuation(line, exact=True)
-            if pieces:
-                readings = _readings(line, pieces)
-                line = replace(line, text=readings[0])
-                # One line cut at the terminal's width cannot tell a word cut in two (`larg` /
-                # `er`) from a space a page dropped: the other reading is tried too.
-                for other in readings[1:]:
-                    exc = verdict.exception_of(other)
-                    if exc is not None and self._answered(replace(line, text=other), exc, own):
-                        return
-        exc = verdict.exception_of(line.text)
-        if exc is not None and self._answered(line, exc, own):
-            if len(self._answered_fps) >= MAX_UNRECOGNIZED * 64:
-                self._answered_fps.clear()
-            self._answered_fps.add(fingerprint(exc.type, exc.message))
-            return
-        if exc is None:
-            if "System error: " in line.text:
-                self._fallback(line, None)
-            return
-        self._remember_unknown(line, exc)
-
-    def _answered(self, line: Line, exc: ExceptionLine, own: str) -> bool:
-        """Whether the exception's class and names, the import of a user's file, or a settings
-        check answer it."""
-        return (
-            # (an argument the run set itself, `reward_kwargs.format_weight`, before the contract)
-            self._override_passed_as_argument(line, exc)
-            or self._user_function_called_wrongly(line, exc)
-            or self._own_module_missing(line, exc)
-            or self._package_shadowed(line, exc)
-            or self._module_the_run_names(line, exc)
-            or self._path_the_run_names(line, exc)
-            or self._override_value_refused(line, exc)
-            or self._divided_by_a_zero_set(line, exc)
-            or self._removed_option_set(line, exc)
-            or self._section_set_to_a_value(line, exc)
-            or self._mapping_given_as_text(line, exc)
-            or self._reward_function_not_given(line, exc)
-            or self._user_code_raised(line, exc)
-            or (exc.type == "AttributeError" and self._user_module_lacks_name(line, exc.message))
-            or self._optional_import_missing(line, exc)
-            or self._python_internals_changed(line, exc)
-            or self._fallback(line, exc)
-            or self._user_module_failed(line, exc)
-            or self._config_check(line, exc, own)
-            or self._override_named_in_refusal(line, exc)
-        )
-
-    def _note_import(self, line: Line, fr: Frame) -> None:
-        """Follow Python importing a file: its `exec_module` frame, then the file's `<module>`."""
-        if fr.func == "exec_module" or fr.path.startswith("<frozen importlib"):
-            self._importing[line.worker.key()] = line.number
-        elif fr.func == "<module>" and not fr.path.startswith("<") and fr.package is None:
-            key = line.worker.key()
-            started = self._importing.get(key)
-            if started is not None and 0 <= line.number - started <= _IMPORT_TO_MODULE:
-                if len(self._user_module) > MAX_WORKERS:
-                    self._user_module.clear()
-                self._user_module[key] = (line.number, fr.path)
-
-    def _user_function_called_wrongly(self, line: Line, exc: ExceptionLine) -> bool:
-        """A call that does not fit the signature of the user's own code that verl was told to
-        load: the reward function (custom_reward_function.name, or the contract's `compute_score`
-        called from verl's code) or a custom class (data.custom_cls.name): it does not take the
-        arguments verl's contract passes it."""
-        if exc.type != "TypeError":
-            return False
-        from verl_doctor.engine.fallbacks import (
-            DATASET_ARGS_SINCE,
-            USER_CONTRACT,
-            Fallback,
-            called_function,
-            unexpected_keyword,
-        )
-
-        callee = called_function(exc.message)
-        if callee is None:
-            return False
-        parts = callee.split(".")
-        named: dict[str, str] = {}  # the user's names the run set -> the key that set them
-        for option, value in self.context.overrides.items():
-            if option.endswith(".name") and "custom_" in option:
-                named[value.strip("'\"")] = option
-        key = next((named[p] for p in parts if p in named), None)
-        if key is not None and "custom_cls" in key:
-            cls = next(p for p in parts if p in named)
-            call = unexpected_keyword(exc.message)
-            since = DATASET_ARGS_SINCE.get(call[1]) if call else None
-            if call and since:
-                # an argument verl's own dataset class gained in a later release: the class was
-                # written against an older verl's RLHFDataset
-                basis = (
-                    f"a TypeError building the custom class {cls} ({key}) with {call[1]}, an argument "
-                    f"verl's dataset classes take since {since}"
-                )
-                groups = {"older_class": cls, "kwarg": call[1], "since": since}
-                return self._credit(line, Fallback("ENV005", groups, basis))
-            basis = f"a TypeError building the custom class {cls} ({key}) with the arguments verl passes it"
-            return self._credit(line, Fallback("CFG008", {"constructed": cls}, basis))
-        name = parts[-1]
-        if key is None:
-            last = self._last_frame(line)
-            by_verl = last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN and last[1].is_verl
-            if name not in USER_CONTRACT or not by_verl:
-                return False
-        basis = f"a TypeError calling the custom function {name}() with the arguments verl passes it"
-        return self._credit(line, Fallback("CFG008", {"called": name}, basis))
-
-    def _override_passed_as_argument(self, line: Line, exc: ExceptionLine) -> bool:
-        """A keyword argument a call does not take that is a key this run set
-        (`+reward_model.reward_kwargs.max_resp_len=64` handed to a reward manager whose __init__
-        has no max_resp_len): verl passes that part of the config on as arguments, and the
-        setting is one the chosen class does not have."""
-        if exc.type != "TypeError":
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, unexpected_keyword
-
-        call = unexpected_keyword(exc.message)
-        if call is None:
-            return False
-        callee, kwarg = call
-        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] == kwarg]
-        if not keys:
-            return False
-        basis = f"a TypeError: {callee}() takes no argument {kwarg}, which this run set as {keys[0]}"
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys[:4])}, basis))
-
-    def _package_shadowed(self, line: Line, exc: ExceptionLine) -> bool:
-        """An installed package half imported because a file of the user's carries its name
-        (`partially initialized module 'ray' has no attribute 'init'`, raised in ~/rl/ray.py,
-        which Python found first on sys.path): the real package never loads."""
-        m = _PARTIAL_MODULE.search(exc.message)
-        if m is None:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, an, known_package
-
-        top = m["module"].split(".")[0]
-        if known_package(top) is None:
-            return False  # a user's own module importing itself in a circle
-        own = (f"/{top}.py", f"/{top}/__init__.py")
-        shadow = m["path"] if m["path"] and m["path"].endswith(own) else None
-        # (the shadow may import another package that trips over it: a frame of it in this traceback)
-        mine = self._own_frame.get(line.worker.key())
-        if (
-            shadow is None
-            and mine is not None
-            and 0 <= line.number - mine[0] <= FRAME_LOOKBACK
-            and mine[1].path.endswith(own)
-        ):
-            shadow = mine[1].path
-        if shadow is None:
-            return False
-        folder = shadow[: shadow.rfind("/" + top)] or "."
-        groups = {"shadow": shadow, "shadowed": top, "shadow_renamed": f"{folder}/my_{top}.py"}
-        basis = f"{an(exc.type)} from {shadow}, a file of yours named like the installed package {top}"
-        return self._credit(line, Fallback("ENV009", groups, basis))
-
-    def _module_the_run_names(self, line: Line, exc: ExceptionLine) -> bool:
-        """A module Python cannot import that the run named itself: a file path given where a
-        setting takes a module name (`No module named '/home/me/lib/patch'`, which no module name
-        can be), or the module of a dotted name a key was set to
-        (`trainer.checkpoint_callback_class=my_callbacks.Copy`) that no known package provides."""
-        if exc.type not in ("ModuleNotFoundError", "ImportError"):
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, an, known_package, missing_module_name
-
-        name = missing_module_name(exc.message)
-        if name is None:
-            return False
-        given = {k: v.strip("'\"") for k, v in self.context.overrides.items()}
-        # keys set to the module itself or to a name inside it (`my_callbacks.Copy`)
-        named = [(k, v) for k, v in given.items() if v == name or v.startswith(name + ".")]
-        if "/" in name:
-            folder, _, module = name.rpartition("/")
-            groups = {"path_module": name, "module_dir": folder or "/", "module_name": module}
-            if named:
-                groups["path_key"] = named[0][0]
-            basis = f"{an(exc.type)} for {name}: a file path where a module name is expected"
-            return self._credit(line, Fallback("CFG008", groups, basis))
-        if known_package(name.split(".")[0]) is not None:
-            return False
-        if not named:
-            # verl importing a module by the name a setting gave (`load_class_from_fqn` for an
-            # AgentLoopManager class, `import_external_libs` for model.external_lib): a module
-            # no known package provides is that name's, not a dependency to install.
-            frames = self._frames.get(line.worker.key(), ())
-            loader = next(
-                (
-                    fr.func
-                    for number, fr in reversed(frames)
-                    if 0 <= line.number - number <= FRAME_LOOKBACK and fr.func in _LOADS_BY_NAME
-                ),
-                None,
-            )
-            if loader is None:
-                return False
-            basis = f"{an(exc.type)} for {name}, which verl's {loader} imports by the name it was given"
-            return self._credit(line, Fallback("CFG008", {"named_module": name}, basis))
-        key = named[0][0]
-        basis = f"{an(exc.type)} for {name}, the module of {key}={named[0][1]}; no known package provides it"
-        return self._credit(line, Fallback("CFG008", {"named_module": name, "path_key": key}, basis))
-
-    def _path_the_run_names(self, line: Line, exc: ExceptionLine) -> bool:
-        """A file or folder not found (or refused) whose name is a value this run set: the key it
-        was set for says what it is (data files, a model, the user's module, a checkpoint), whoever
-        raised it (`FileNotFoundError: HuggingFaceH4/ultrachat_200k` from pyarrow for a hub name
-        given as data.train_files)."""
-        if exc.type not in _NOT_FOUND_TYPES:
-            return False
-        # Data files are named in many messages about their rows; only their absence is theirs.
-        # A model, a module or a checkpoint is also what an assertion naming its path checks
-        # (`Make sure the last char in src is not /. Got /models/qwen/`).
-        not_found = exc.type == "FileNotFoundError" or bool(_NOT_FOUND.search(exc.message))
-        from verl_doctor.catalog.verl_keys import path_kind
-        from verl_doctor.engine.fallbacks import Fallback, an
-
-        for key, value in self.context.overrides.items():
-            kind = path_kind(key)
-            if kind is None or (not not_found and (kind == "data" or exc.type != "AssertionError")):
-                continue
-            for given in value.strip("[]").split(","):
-                given = given.strip().strip("'\"")
-                if len(given) >= 3 and given in exc.message:
-                    groups = {"path": given}
-                    if kind == "data" and _HUB_NAME.fullmatch(given):
-                        groups["hub_name"] = given
-                    basis = f"{an(exc.type)} on {given}, which this run set as {key}"
-                    return self._credit(line, Fallback(_RULE_FOR_PATH[kind], groups, basis))
-        raised = self._raising_frame(line)
-        if exc.type == "FileNotFoundError" and raised is not None and raised.package in _DATA_LIBRARIES:
-            # the data library looking for what it was asked to load (`load_from_disk`, a parquet file)
-            basis = f"a FileNotFoundError raised by {raised.package} in {raised.func}"
-            return self._credit(line, Fallback("CFG013", {}, basis))
-        return False
-
-    def _override_value_refused(self, line: Line, exc: ExceptionLine) -> bool:
-        """A check that shows the value it refused (`but got batch_size=-1`, torch's DataLoader;
-        `expected ... a single integer, got '0.5'`, numpy) where this run set a key of that name
-        (or ending in it) to that value, or, the value alone, one or two keys: the setting's value
-        is refused, whoever checked it."""
-        if exc.type not in ("ValueError", "AssertionError", "TypeError"):
-            return False
-        named = _NAMED_VALUE.findall(exc.message)
-        alone = [] if named else _GOT_VALUE.findall(exc.message)
-        if not named and not alone:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, an
-
-        keys: list[str] = []
-        for key, value in self.context.overrides.items():
-            leaf = key.rsplit(".", 1)[-1]
-            given = value.strip("'\"")
-            if any(got == given and (leaf == name or leaf.endswith("_" + name)) for name, got in named):
-                keys = [key]
-                break
-            if given in alone:
-                keys.append(key)
-        if not keys or len(keys) > 2:
-            return False  # a value many settings share says nothing of which one
-        value = self.context.overrides[keys[0]]
-        basis = f"{an(exc.type)} refusing the value {value}, which this run set as {' and '.join(keys)}"
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
-
-    def _divided_by_a_zero_set(self, line: Line, exc: ExceptionLine) -> bool:
-        """verl dividing by a count this run set to 0 (`trainer.n_gpus_per_node=0`, then
-        `integer modulo by zero` in _validate_config): that setting, whatever the arithmetic."""
-        if exc.type != "ZeroDivisionError":
-            return False
-        raised = self._raising_frame(line)
-        if raised is None or not raised.is_verl:
-            return False
-        zeros = [k for k, v in self.context.overrides.items() if v.strip("'\" ") in ("0", "0.0")]
-        if not zeros or len(zeros) > 2:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        leaf = zeros[0].rsplit(".", 1)[-1]
-        basis = f"a ZeroDivisionError in verl's code, and this run set {' and '.join(zeros)} to 0"
-        if leaf in _GPU_COUNT_KEYS:
-            return self._credit(line, Fallback("CFG003", {"zero_count": zeros[0]}, basis))
-        code = "CFG004" if "batch" in leaf else "CFG014"
-        return self._credit(line, Fallback(code, {"options": ", ".join(zeros)}, basis))
-
-    def _removed_option_set(self, line: Line, exc: ExceptionLine) -> bool:
-        """A library saying an argument it no longer has (`Cluster-wide storage configuration has
-        been removed. The last Ray version supporting the `storage` argument is ray==2.47`) that
-        this run set itself (`+ray_kwargs.ray_init.storage=...`): the setting is to drop, not the
-        library to change."""
-        if not _REMOVED.search(exc.message):
-            return False
-        quoted = {m.group(1) for m in _QUOTED_NAME.finditer(line.raw)}  # (its own line only)
-        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] in quoted]
-        if not keys:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, an
-
-        basis = f"{an(exc.type)}: an argument the library no longer has, which this run set as {keys[0]}"
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys[:2])}, basis))
-
-    def _override_named_in_refusal(self, line: Line, exc: ExceptionLine) -> bool:
-        """A refusal nothing else placed that names, in code's spelling, an option this run set
-        (`continue_final_message and add_generation_prompt are not compatible`, transformers, for
-        `+data.apply_chat_template_kwargs.continue_final_message=True`): that setting's value. Only
-        the exception's own line counts: the line after a wrapped one may be another run's."""
-        if exc.type not in _REFUSAL_TYPES:
-            return False
-        from verl_doctor.catalog.verl_keys import is_option_name
-        from verl_doctor.engine.fallbacks import Fallback, an
-
-        keys = [
-            k
-            for k in self.context.overrides
-            if is_option_name(leaf := k.rsplit(".", 1)[-1]) and re.search(rf"\b{re.escape(leaf)}\b", line.raw)
-        ]
-        named = "naming"
-        if not keys and _NOT_BUILT.search(exc.message) and self._raised_by_verl(line):
-            keys = self._overrides_switching(exc.message)
-            named = "refusing what"
-        if not keys or len(keys) > 2:
-            return False
-        basis = f"{an(exc.type)} {named} {' and '.join(keys)}, which this run set"
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
-
-    def _raised_by_verl(self, line: Line) -> bool:
-        last = self._last_frame(line)
-        return last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN and last[1].package == "verl"
-
-    def _overrides_switching(self, message: str) -> list[str]:
-        """The overrides a refusal of a feature speaks of by a word of their own: a part of the
-        key's last name (`load from hdfs is not implemented yet` for trainer.default_hdfs_dir) or
-        the scheme of its value (`hdfs://...`)."""
-        words = {w for w in _WORD.findall(message.lower()) if w not in _COMMON_PARTS}
-        found = []
-        for key, value in self.context.overrides.items():
-            parts = set(key.rsplit(".", 1)[-1].lower().split("_")) - _COMMON_PARTS
-            scheme = value.split("://", 1)[0].lower() if "://" in value else ""
-            if parts & words or (scheme and scheme in words):
-                found.append(key)
-        return found
-
-    def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
-        """An exception raised in the user's own file that the run named (the reward function's
-        path, a custom dataset's): verl called it and it raised (`int(None)` on a response with no
-        final answer). A failed import is the environment's; a module that fails as it loads
-        is read by _user_module_failed."""
-        if exc.type in ("ModuleNotFoundError", "ImportError"):
-            return False
-        raised = self._raising_frame(line)
-        if raised is None or raised.package is not None or raised.func == "<module>":
-            return False
-        from verl_doctor.catalog.verl_keys import path_kind
-        from verl_doctor.engine.fallbacks import Fallback, an
-
-        for key, value in self.context.overrides.items():
-            given = value.strip("'\"").lstrip("./")
-            if path_kind(key) == "module" and given.endswith(".py") and raised.path.endswith(given):
-                groups = {
-                    "raised_in": f"{raised.path}:{raised.line} in {raised.func}",
-                    "raised_file": raised.path,
-                    "raised_func": raised.func,
-                }
-                basis = f"{an(exc.type)} raised in {raised.func} of {given}, the file this run set as {key}"
-                if exc.type == "KeyError":
-                    # the user's code looking up a field the rows do not have: the data lacks it
-                    return self._credit(line, Fallback("CFG012", {}, basis))
-                return self._credit(line, Fallback("CFG008", groups, basis))
-        return False
-
-    def _optional_import_missing(self, line: Line, exc: ExceptionLine) -> bool:
-        """A NameError raised in an installed package's own code (`name 'math_metric' is not
-        defined` in verl's math_verify wrapper): a name its optional import defines, after that
-        import failed quietly (`try: from math_verify import ... except ImportError: print(...)`)."""
-        if exc.type != "NameError":
-            return False
-        raised = self._raising_frame(line)
-        if raised is None or raised.package is None:
-            return False  # the user's own code: a typo or a missing import of theirs
-        from verl_doctor.engine.fallbacks import Fallback
-
-        package = raised.package
-        where = raised.path[raised.path.rfind(f"/{package}/") + 1 :]
-        basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"
-        return self._credit(line, Fallback("ENV009", {}, basis))
-
-    def _python_internals_changed(self, line: Line, exc: ExceptionLine) -> bool:
-        """An AttributeError on one of the interpreter's own objects (a code object's `co_*`,
-        a frame's `f_*`), raised in an installed package's code (`'code' object has no attribute
-        'co_endlinetable'` in dill): that package's release was written for another Python."""
-        if exc.type != "AttributeError" or not _INTERPRETER_ATTRIBUTE.search(exc.message):
-            return False
-        raised = self._raising_frame(line)
-        if raised is None or raised.package in (None, "verl"):
-            return False
-        from verl_doctor.engine.fallbacks import version_mismatch
-
-        package = raised.package
-        basis = (
-            f"an AttributeError on the interpreter's own objects in {package}'s code: "
-            f"a {package} release for another Python"
-        )
-        return self._credit(line, version_mismatch(package, None, basis))
-
-    def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:
-        """A module no package of the stack is called that a user's file verl loads by path
-        imports (`from reward_utils import ...` in the reward file): most likely a module of the
-        user's own beside that file, which the path verl loads it by does not put on sys.path."""
-        if exc.type not in ("ModuleNotFoundError", "ImportError"):
-            return False
-        module = self._user_module.get(line.worker.key())
-        if module is None or not 0 <= line.number - module[0] <= _RAISED_WITHIN + 1:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, known_package, missing_module_name
-
-        name = missing_module_name(exc.message)
-        if name is None or known_package(name.split(".")[0]) is not None:
-            return False
-        if not self._loaded_by_path(line, module[1]):
-            return False  # a module imported by name: its missing import may be any package
-        basis = f"a {exc.type} for {name}, which {module[1]} imports and no known package provides"
-        return self._credit(line, Fallback("CFG008", {"sibling": name, "module_path": module[1]}, basis))
-
-    def _loaded_by_path(self, line: Line, path: str) -> bool:
-        """Whether verl was told to load the user's file `path` by its path: the run's overrides
-        name it, or a verl frame that loads files by path (get_custom_reward_fn, load_extern_type)
-        runs just above it."""
-        for value in self.context.overrides.values():
-            given = value.strip("'\"")
-            if given.endswith(".py") and (path == given or path.endswith("/" + given.lstrip("./"))):
-                return True
-        frames = self._frames.get(line.worker.key(), ())
-        return any(
-            0 <= line.number - number <= FRAME_LOOKBACK and fr.func in _LOADS_BY_PATH for number, fr in frames
-        )
-
-    def _user_module_failed(self, line: Line, exc: ExceptionLine) -> bool:
-        """An exception raised while Python imported a user's own file (the frames show the
-        import machinery running that file's module code): the custom file verl was told to load
-        (a reward function, a tool, a dataset class) fails on import, whatever it raised."""
-        module = self._user_module.get(line.worker.key())
-        if module is None or not 0 <= line.number - module[0] <= FRAME_LOOKBACK:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        basis = f"{exc.type} raised while Python imported {module[1]}"
-        return self._credit(line, Fallback("CFG008", {"module_path": module[1]}, basis))
-
-    def _remember_unknown(self, line: Line, exc: ExceptionLine) -> None:
-        """Keep an exception no rule knows (counted once per message), unless what was running
-        when it was raised places it."""
-        fp = fingerprint(exc.type, exc.message)
-        if fp in self._answered_fps:
-            return  # the same exception again, in a wrapper (Hydra's `Error in call to target`)
-        known = self._unknown.get(fp)
-        if known is not None:
-            known.count += 1 + line.repeats
-            return
-        if len(self._unknown) >= MAX_UNRECOGNIZED:
-            return
-        phase, detail = self._phase_for(line)
-        if self._file_error_while_saving(line, exc, phase):
-            return
-        frames = self._frames.get(line.worker.key())
-        deepest = None
-        if frames:
-            number, fr = frames[-1]
-            if 0 <= line.number - number <= FRAME_LOOKBACK:
-                deepest = f"{_short_path(fr.path)}:{fr.line} in {fr.func}"
-        self._unknown[fp] = _Unknown(
-            line, exc, 1 + line.repeats, phase, deepest or detail, self._peer_lost(line, exc)
-        )
-
-    def _peer_lost(self, line: Line, exc: ExceptionLine) -> bool:
-        """Whether an exception only says the process at the other end went away: a client's lost
-        connection, or a message cut short while it was received (`pickle data was truncated` in
-        a socket's recv: the sender died mid-send)."""
-        if exc.type in _PEER_LOST:
-            return True
-        if not (exc.type.endswith("UnpicklingError") and "truncated" in exc.message):
-            return False
-        last = self._last_frame(line)
-        return last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN and "recv" in last[1].func
-
-    def _config_class_refused(self, line: Line) -> None:
-        """Hydra building one of verl's config classes (verl >= 0.8 checks settings in the
-        dataclasses' __post_init__) prints the refusal on the line after its wrapper, as
-        `ValueError('...')`: that refusal, in that config module, is verl's config check speaking;
-        an error it cannot place is kept as an unknown exception, not dropped with the wrapper."""
-        target = _HYDRA_TARGET.search(line.text)
-        inner = _INNER_CALL.match(_PREFIX.sub("", line.follow.lstrip("\n").split("\n", 1)[0]))
-        if target is None or inner is None:
-            return
-        exc_type = inner.group("type")
-        message = (inner.group("msg") or "").replace("\\'", "'").replace('\\"', '"')
-        module, _, cls = target.group("target").rpartition(".")
-        checked = exc_type in _REFUSAL_TYPES and cls.endswith("Config")
-        path = "/" + module.replace(".", "/") + ".py"
-        if checked and not message.strip() and self._bare_refusal_of_set_values(line, cls):
-            return
-        if exc_type == "AttributeError" and self._attribute_the_run_set(line, message):
-            return
-        self._class_refused(
-            line, exc_type, message, message, path, "__post_init__", "verl" if checked else None
-        )
-
-    def _bare_refusal_of_set_values(self, line: Line, cls: str) -> bool:
-        """verl's config class refusing with a bare `assert` (`AssertionError()`, no words) under
-        the part of the config Hydra names (`full_key: optim`): the values this run set there are
-        what it refused."""
-        full = _FULL_KEY.search(line.follow)
-        if full is None:
-            return False
-        options = self._overrides_under(full.group("key"))
-        if not options:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        basis = f"verl's {cls} refused its values with a bare assert; this run set {', '.join(options[:4])}"
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
-
-    def _overrides_under(self, section: str) -> list[str]:
-        """The keys this run set in a part of the config (`optim` -> `optim.lr`, ...), or the part."""
-        return [k for k in self.context.overrides if k == section or k.startswith(section + ".")]
-
-    def _attribute_the_run_set(self, line: Line, message: str) -> bool:
-        """Building the part of the config Hydra names (`full_key: actor_rollout_ref.model`) failed
-        on an attribute that one of this run's overrides under that part sets
-        (`+...override_config.rope_scaling.type=yarn`, then `'dict' object has no attribute
-        'type'`): that override does not fit what it sets."""
-        m = _OBJECT_HAS_NO.search(message)
-        full = _FULL_KEY.search(line.follow)
-        if m is None or full is None:
-            return False
-        section, attr = full.group("key"), m.group("attr")
-        options = [k for k in self._overrides_under(section) if k.endswith("." + attr)]
-        if not options:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        basis = (
-            f"Hydra building {section}, which failed on {attr!r}, an attribute this run set with {options[0]}"
-        )
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
-
-    def _class_refused(
-        self, line: Line, exc_type: str, message: str, shown: str, path: str, func: str, package: str | None
-    ) -> None:
-        """A config class of `package` refused to be built with `message`: that library's config
-        check speaking when its words say so; else an unknown exception (shown as `shown`)."""
-        from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
-
-        if package in STACK_PACKAGES:
-            options = self._options_named(message) if package == "verl" else []
-            if self._credit(line, config_check(exc_type, message, path, func, options, package)):
-                return
-        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, shown))
-
-    def _validation_refused(self, line: Line) -> bool:
-        """pydantic refusing to build a config class (vLLM >= 0.10's configs are pydantic
-        dataclasses) prints `ValidationError: 1 validation error for SpeculativeConfig` and the
-        refusal on the lines after it: `  Value error, <message> [type=value_error, ...]`, or a
-        field's name and `  Input should be ...`. That refusal is the library's config check
-        speaking; False when the lines after it are not one."""
-        cls = _VALIDATION_FOR.search(line.text)
-        if cls is None:
-            return False
-        after = [_PREFIX.sub("", ln).strip() for ln in line.follow.lstrip("\n").split("\n")[:3]]
-        refusal = _VALIDATOR_SAID.match(after[0])
-        if refusal is not None:
-            exc_type = "AssertionError" if refusal["kind"] == "Assertion failed" else "ValueError"
-            message = refusal["msg"]
-        elif len(after) > 1 and _FIELD_NAME.match(after[0]) and (said := _FIELD_SAID.match(after[1])):
-            exc_type, message = "ValueError", f"{after[0]}: {said['msg']}"
-        else:
-            return False
-        last = self._last_frame(line)
-        package = last[1].package if last is not None and 0 <= line.number - last[0] <= 8 else None
-        path = last[1].path if last is not None else ""
-        where = f"{cls['cls']}.__post_init__"  # pydantic runs the validators as the class is built
-        self._class_refused(line, exc_type, message, f"{cls['cls']}: {message}", path, where, package)
-        return True
-
-    def _raising_source(self, line: Line) -> str:
-        """The source line Python printed under the innermost frame of `line`'s worker: the
-        statement that raised (any statement: a lookup or a call as well as a raise)."""
-        return _code_line(self._frame_follow.get(line.worker.key(), ""), any_statement=True)
-
-    def _raising_frame(self, line: Line) -> Frame | None:
-        """The frame that raised the exception on `line`: the innermost one, just above it."""
-        last = self._last_frame(line)
-        return last[1] if last is not None and 0 <= line.number - last[0] <= _RAISED_WITHIN else None
-
-    def _last_frame(self, line: Line) -> tuple[int, Frame] | None:
-        """The innermost frame the worker of `line` printed; else, just above it, a frame on a line
-        without the worker's prefix (a wrap at a space moved the frame's path to a line of its own)."""
-        last = self._innermost.get(line.worker.key())
-        if last is None and line.worker.is_known():
-            bare = self._innermost.get(NO_WORKER.key())
-            if bare is not None and 0 <= line.number - bare[0] <= _RAISED_WITHIN:
-                return bare
-        return last
-
-    def _file_error_while_saving(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
-        """A file-system error (or a distributed-checkpoint error) raised under a save_checkpoint
-        frame is a checkpoint that could not be written, whatever the file."""
-        if phase != SAVING_CHECKPOINT or exc.type not in _SAVE_ERROR_TYPES:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        return self._credit(line, Fallback("FLOW012", {}, f"{exc.type} raised while {phase}"))
-
-    def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
-        """An error raised while a library of the stack checked its settings (the innermost frame
-        is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
-        by the message's words. One raised by Hydra composing the config is told by where."""
-        last = self._last_frame(line)
-        if last is None or not 0 <= line.number - last[0] <= _RAISED_WITHIN:
-            return False
-        if last[1].package == "hydra":
-            from verl_doctor.engine.fallbacks import hydra_composition
-
-            return self._credit(line, hydra_composition(exc.type, exc.message, last[1].path, last[1].func))
-        if (
-            exc.type not in _CONFIG_CHECK_TYPES
-            and exc.type != "ZeroDivisionError"
-            and not _REFUSAL_CLASS.search(exc.type)
-        ):
-            return False
-        if exc.type == "ZeroDivisionError":
-            return self._divided_by_setting(line, last[1])
-        message = exc.message
-        # The `raise`/`assert` statement the traceback printed, when it did: the library refused
-        # on purpose, and the names it reads (`self.config.rollout.skip_tokenizer_init`) are the
-        # settings it refused.
-        statement = _code_line(self._frame_follow.get(line.worker.key(), ""))
-        if not message and exc.type == "AssertionError":
-            message = statement  # a bare `assert`: its condition says what failed
-        if not message and exc.type == "NotImplementedError" and last[1].package == "verl":
-            return self._value_dispatch_refused(line, last[1], statement)
-        if not message:
-            return False
-        package = last[1].package
-        from verl_doctor.engine.fallbacks import (
-            COLUMN_LOOKUP,
-            MODEL_CONFIG_PACKAGES,
-            STACK_PACKAGES,
-            config_check,
-            data_field,
-            npu_code,
-        )
-
-        if exc.type == "KeyError" and COLUMN_LOOKUP.search(last[1].path.replace("\\", "/")):
-            caller = self._frames.get(line.worker.key())  # verl's frames: verl asked for the column
-            if caller and 0 <= line.number - caller[-1][0] <= FRAME_LOOKBACK:
-                return self._credit(
-                    line, data_field(exc.type, message, caller[-1][1].path, column_lookup=True)
-                )
-        if self._credit(line, npu_code(exc.type, last[1].path)):
-            return True
-        if package not in STACK_PACKAGES:
-            return False
-        raised_at = self._raising_source(line)
-        if package == "verl" and self._credit(
-            line, data_field(exc.type, message, last[1].path, code=raised_at)
-        ):
-            return True
-        if package == "verl":
-            from verl_doctor.engine.fallbacks import patched_library_changed
-
-            if self._credit(line, patched_library_changed(message, last[1].path, last[1].func)):
-                return True
-        if exc.type in ("RuntimeError", "NotImplementedError", "AttributeError") and not self._options_named(
-            message
-        ):
-            from verl_doctor.engine.fallbacks import api_gone
-
-            if self._credit(line, api_gone(exc.type, message, package)):
-                return True
-        if package == "verl" and exc.type == "ValueError":
-            from verl_doctor.engine.fallbacks import engine_result_changed
-
-            if self._credit(line, engine_result_changed(message, last[1].path, raised_at)):
-                return True
-        # (what the user's own code passed a library while running it, `config.get_text_config()`,
-        # is that code's doing, whichever library refuses it)
-        # (unless the refusal names a setting of the run that decides it, whoever made the call:
-        # `Please increase your `--max-loras-per-batch``, a flag verl passes the engine)
-        directed = self._setting_directed(message)
-        if self._called_by_user_code(line, package) and not directed:
-            return False
-        if (
-            package in MODEL_CONFIG_PACKAGES
-            and not self.context.set_keys_named_in(message)
-            and not self._verl_applies_overrides(line)
-        ):
-            from verl_doctor.engine.fallbacks import model_config_refused
-
-            callers = self._caller.get(line.worker.key(), ())
-            found = model_config_refused(exc.type, message, last[1].path, last[1].func, package, callers)
-            if self._credit(line, found):
-                return True
-        # The options are those the exception's own line names: the lines read as its wrapped
-        # rest may be another record's (a paste's last line, then the next run's command).
-        if package == "verl":
-            options = self._options_named(message if own is None else own, statement)
-        else:
-            options = _feature_options(message)
-        called_by = "\n".join(self._caller.get(line.worker.key(), ()))
-        found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
-        if (
-            found is not None
-            and found.code in _VERL_VALUE_CODES
-            and not directed
-            and self._outside_verl(line, package)
-        ):
-            return False
-        return self._credit(line, found)
-
-    @staticmethod
-    def _setting_directed(message: str) -> bool:
-        """Whether a refusal tells the user to change a setting of the run (a rollout engine's
-        flag, an environment variable or one of verl's options, not an argument of the code that
-        called: `set use_dora to False`), or names a command-line flag it refuses."""
-        from verl_doctor.catalog.verl_keys import keys_named_in
-        from verl_doctor.engine.fallbacks import directed_option, named_flag
-
-        option = directed_option(message)
-        if option is None:
-            # a command-line flag the refusal names is a setting, whoever passed it
-            return named_flag(message)
-        return option.startswith("--") or option.isupper() or bool(keys_named_in(option))
-
-    def _section_set_to_a_value(self, line: Line, exc: ExceptionLine) -> bool:
-        """A part of verl's config the run set to one value (`algorithm.kl_ctrl=adaptive`), read
-        as the section it was (`'str' object has no attribute 'type'`): Hydra replaced the
-        whole section by that value; the key meant is one of its options (algorithm.kl_ctrl.type)."""
-        if exc.type != "AttributeError":
-            return False
-        m = _SCALAR_HAS_NO.search(exc.message)
-        if m is None:
-            return False
-        from verl_doctor.catalog.verl_keys import known
-        from verl_doctor.engine.fallbacks import Fallback
-
-        for key, value in self.context.overrides.items():
-            meant = f"{key.lstrip('+')}.{m.group('attr')}"
-            if known(meant):
-                attr = m.group("attr")
-                basis = f"an AttributeError reading {attr} of {key}={value}, a section set to one value"
-                return self._credit(line, Fallback("CFG014", {"options": f"{key} (meant: {meant})"}, basis))
-        return False
-
-    def _mapping_given_as_text(self, line: Line, exc: ExceptionLine) -> bool:
-        """A part of the config the run gave as a quoted mapping (`override_config="{a: b}"`: the
-        quotes make Hydra keep the text), read as the mapping it was meant to be (`'str' object
-        has no attribute 'get'`): that setting's value is text, not a mapping."""
-        if exc.type != "AttributeError":
-            return False
-        m = _SCALAR_HAS_NO.search(exc.message)
-        if m is None or m.group("attr") not in _MAPPING_METHODS:
-            return False
-        quoted = [
-            k
-            for k, v in self.context.overrides.items()
-            if v[:1] in "'\"" and v[1:2] in "{[" and v[-1:] == v[:1]
-        ]
-        if len(quoted) != 1:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        basis = f"an AttributeError reading {quoted[0]} as a mapping, which the run gave as quoted text"
-        return self._credit(line, Fallback("CFG014", {"options": quoted[0]}, basis))
-
-    def _reward_function_not_given(self, line: Line, exc: ExceptionLine) -> bool:
-        """verl calling a reward function that is None (`reward_fn(data_source, r, ground_truth)`:
-        `'NoneType' object is not callable`): the config names no custom reward function where
-        the entry point needs one (main_eval scores only with custom_reward_function)."""
-        if exc.type != "TypeError" or "'NoneType' object is not callable" not in exc.message:
-            return False
-        raised = self._raising_frame(line)
-        if raised is None or raised.package != "verl":
-            return False
-        code_line = self._raising_source(line)
-        called = _CALLED_NAME.search(code_line)
-        if called is None or not _REWARD_CALLABLE.search(called.group("name")):
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        basis = f"a TypeError calling {called.group('name')}, which is None: no reward function was given"
-        groups = {"key": "custom_reward_function.path", "reward_fn": called.group("name")}
-        return self._credit(line, Fallback("CFG011", groups, basis))
-
-    def _verl_applies_overrides(self, line: Line) -> bool:
-        """Whether verl was writing the run's model overrides (model.override_config) into the
-        model's config when the library refused: the value is the run's, not the model folder's."""
-        frames = self._frames.get(line.worker.key(), ())
-        return any(
-            0 <= line.number - number <= FRAME_LOOKBACK and fr.func in _APPLIES_MODEL_OVERRIDES
-            for number, fr in frames
-        )
-
-    def _name_held_in_a_variable(self, line: Line, code: str) -> bool:
-        """Whether rule `code` reads the attribute a module lacks as another release of it, but
-        the code looked it up by a name held in a variable (`getattr(torch.optim,
-        config.optimizer)`): that name came from a setting or the data, so no release of the
-        module is to blame. A name read from the config is that setting's value, refused."""
-        from verl_doctor.engine.fallbacks import VERSION_MISMATCH_CODES, Fallback
-
-        if code not in VERSION_MISMATCH_CODES:
-            return False
-        if self._raising_frame(line) is None:
-            return False
-        code_line = self._raising_source(line)
-        m = _LOOKED_UP_BY_VALUE.search(code_line)
-        if m is None:
-            return False
-        read = _CONFIG_READ.search(m.group("name"))
-        if read is not None:
-            basis = f"an AttributeError looking up the name {m.group('name')} holds, a setting's value"
-            self._credit(line, Fallback("CFG014", {"options": read.group("path")}, basis))
-            return True
-        self._user_module_lacks_name(line, line.text, looked_up=True)
-        return True
-
-    def _user_module_lacks_name(self, line: Line, message: str, looked_up: bool = False) -> bool:
-        """verl looking up, by a name a config file gives (a tool's `class_name`, a custom class's
-        path), an attribute that a module of the user's own lacks: that name is not in the user's
-        module (CFG008). `looked_up`: the raising line is already known to be such a lookup."""
-        from verl_doctor.engine.fallbacks import NO_ATTRIBUTE, Fallback, known_package
-
-        lacking = NO_ATTRIBUTE.search(message)
-        if lacking is None:
-            return False
-        module = lacking["module"] or lacking["module2"]
-        if not module or known_package(module.split(".")[0]):
-            return False
-        if not looked_up:
-            raised = self._raising_frame(line)
-            if raised is None or raised.package != "verl":
-                return False
-            code_line = self._raising_source(line)
-            m = _LOOKED_UP_BY_VALUE.search(code_line)
-            if m is None or _CONFIG_READ.search(m.group("name")):
-                return False
-        name = lacking["name"] or lacking["name2"]
-        basis = f"an AttributeError looking up a name a config gives in the user's module {module}"
-        return self._credit(line, Fallback("CFG008", {"looked_up": module, "object_name": name}, basis))
-
-    def _missing_by_its_own_words(self, line: Line, text: str, spans: dict[str, Any]) -> bool:
-        """A package saying it is not installed from inside its own code (`FlashAttention is not
-        installed`, asserted in flash_attn/modules/mha.py): the package imported, its compiled
-        extension did not load; a build for another torch (ENV006), not a package to install."""
-        named = groups_at(text, spans).get("module")
-        raised = self._raising_frame(line)
-        if not named or raised is None:
-            return False
-        from verl_doctor.engine.fallbacks import Fallback, known_package
-
-        package = raised.package
-        if package is None or package == "verl" or known_package(named) != package:
-            return False
-        basis = (
-            f"{package} saying from its own code that it is not installed (its compiled part did not load)"
-        )
-        return self._credit(line, Fallback("ENV006", {"ext": package}, basis))
-
-    def _outside_verl(self, line: Line, package: str) -> bool:
-        """Whether a script of the user's called another library with no verl code anywhere in
-        the traceback (a script building a PEFT model itself): the values it refused are the
-        script's, not a setting of verl's config."""
-        if package == "verl" or line.worker.key() not in self._entered:
-            return False
-        frames = self._frames.get(line.worker.key(), ())
-        return not any(0 <= line.number - number <= FRAME_LOOKBACK for number, _ in frames)
-
-    def _called_by_user_code(self, line: Line, package: str) -> bool:
-        """Whether the library that raised was called by the user's own code with values of its
-        own: code plugged into a library (a custom loss building verl's Metric), or a script
-        calling a library while it runs (`engine.async_generate(...)`, `model.merge_and_unload()`)
-        rather than building it from settings. What such a check refuses is that code's doing."""
-        entered = self._entered.get(line.worker.key())
-        if entered is None:
-            return False
-        func, plugged = entered
-        from verl_doctor.engine.fallbacks import starts_up
-
-        # (a script calling verl's own functions hands them values of the run's config, `rollout.n`
-        # samples to group; what it passes that is no setting, an object of the wrong class, is
-        # read by the words)
-        return plugged or (package != "verl" and not starts_up(func))
-
-    def _note_config_read(self, line: Line, follow: str) -> None:
-        code = _code_line(follow, any_statement=True)
-        if _CONFIG_READ.search(code):
-            self._config_read[line.worker.key()] = (line.number, code)
-
-    def _value_dispatch_refused(self, line: Line, frame: Frame, statement: str) -> bool:
-        """A bare `raise NotImplementedError` in verl, called by verl code that passed it a part of
-        the config (`get_kl_controller(self.config.algorithm.kl_ctrl)`): the end of a dispatch on
-        a config value (older verl's KL controllers, advantage estimators, losses) that met a
-        value it does not know."""
-        if statement.replace("()", "") != "raise NotImplementedError":
-            return False
-        from verl_doctor.engine.fallbacks import Fallback
-
-        read = self._config_read.get(line.worker.key())
-        if read is None or not 0 <= line.number - read[0] <= FRAME_LOOKBACK:
-            # A training strategy this run set that no verl release has (`strategy=fsdp_v2`):
-            # older verl's entry point ends its dispatch on it in a bare NotImplementedError.
-            unknown = [
-                k
-                for k, v in self.context.overrides.items()
-                if k.endswith(".strategy") and v.strip("'\" ") not in _VERL_STRATEGIES
-            ]
-            if len(unknown) == 1:
-                basis = f"a bare NotImplementedError raised by verl in {frame.func}; {unknown[0]} is unknown"
-                return self._credit(line, Fallback("CFG014", {"options": unknown[0]}, basis))
-            if frame.func != "__init__":
-                return False
-            # Raised by a constructor itself (older verl's RayPPOTrainer choosing by
-            # algorithm.adv_estimator): the end of a dispatch on a value it is built with.
-            where = frame.path[frame.path.rfind("/verl/") + 1 :]
-            basis = (
-                f"a bare NotImplementedError raised by verl's constructor in {where}: a value it "
-                "dispatches on that this verl release does not implement"
-            )
-            return self._credit(line, Fallback("CFG014", {}, basis))
-        paths = [m.group("path") for m in _CONFIG_READ.finditer(read[1])]
-        path = paths[-1]
-        # The run's own overrides under that part of the config are the values it refused.
-        options = [k for k in self.context.overrides if k == path or k.startswith(path + ".")] or [path]
-        basis = (
-            f"a bare NotImplementedError raised by verl in {frame.func}, called with {path} of the "
-            f"config; it names {', '.join(options[:4])}"
-        )
-        return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
-
-    def _options_named(self, message: str, statement: str = "") -> list[str]:
-        """verl's config options that an error of verl names: keys of the shipped lists in its
-        message or read in its raising statement, and keys this run set that it names."""
-        from verl_doctor.catalog.verl_keys import keys_named_in
-
-        options = keys_named_in(message)
-        for key in keys_named_in(statement, code=True) + self.context.set_keys_named_in(
-            f"{message} {statement}"
-        ):
-            if key not in options:
-                options.append(key)
-        return options
 
     def settle(self) -> None:
         """Answers only the whole log can give, made when the report is asked for (once per
@@ -1889,7 +753,7 @@ class Analyzer:
                     del self.states["ENV009"]
                 return
 
-    def groups_of(self, state: _RuleState) -> dict[str, str]:
+    def groups_of(self, state: RuleState) -> dict[str, str]:
         """A rule's captured groups, with what its facts read in the log filling the rest."""
         groups = dict(state.groups)
         for _number, found in self._facts.get(state.rule.position, []):
@@ -2037,51 +901,6 @@ class Analyzer:
                 rule, line, "medium", {"full_key": empty[0]}, basis=f"override {empty[0]}= left empty"
             )
 
-    def _divided_by_setting(self, line: Line, frame: Frame) -> bool:
-        """A division by zero in verl's code, on a source line that reads config values: one of
-        those settings is 0 (or was derived as 0, such as a per-GPU share of a batch)."""
-        if frame.package != "verl":
-            return False
-        code = self._raising_source(line)
-        if not code:
-            return False
-        from verl_doctor.catalog.verl_keys import keys_named_in
-        from verl_doctor.engine.fallbacks import divided_by_setting
-
-        options = keys_named_in(code, code=True)
-        return self._credit(line, divided_by_setting(code, frame.path, frame.func, options))
-
-    def _fallback(self, line: Line, exc: ExceptionLine | None) -> bool:
-        """Credit an exception no signature knows to the rule its class and names point at."""
-        from verl_doctor.engine.fallbacks import classify as classify_exception
-
-        found = classify_exception(exc.message if exc else line.text, exc.type if exc else None)
-        return self._credit(line, found)
-
-    def _credit(self, line: Line, found: Fallback | None) -> bool:
-        """Record an answer from the exception's class and names; False when there is none."""
-        if found is None:
-            return False
-        rule = self._rule_by_id(found.code)
-        if rule is None:
-            return False
-        self._record(rule, line, "medium", dict(found.groups), basis=f"exception: {found.basis}")
-        return True
-
-    def _answer_instead(self, found: str, code: str, groups: dict[str, str]) -> None:
-        """What the whole log shows replaces the answer of rule `found` with rule `code`'s, on
-        the same line and as sure (the run's overrides say what the message meant)."""
-        state, rule = self.states.get(found), self._rule_by_id(code)
-        if state is None or state.first is None or rule is None:
-            return
-        del self.states[found]
-        self._record(rule, state.first, state.first_conf, groups)
-
-    def _rule_by_id(self, code: str) -> Rule | None:
-        if self._rule_index is None:  # built when first asked: rules load lazily
-            self._rule_index = {r.id: r for r in self.catalog.rules}
-        return self._rule_index.get(code)
-
     # ------------------------------------------------------------------ report
 
 
@@ -2096,74 +915,3 @@ def _user_frame(fr: Frame) -> bool:
     """A frame of the user's own code: in no package, and neither Python's (`<frozen ...>`, a
     dataclass's `<string>`) nor a package's console script (`/usr/local/bin/torchrun`)."""
     return fr.package is None and not fr.path.startswith("<") and "/bin/" not in fr.path.replace("\\", "/")
-
-
-# A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
-_FEATURE_REFUSED = lazy_compile(
-    r"\b(?:(?:does(?: not|n't)|do(?: not|n't)|cannot) support|(?:is|are) not compatible with) "
-    r"(?P<feature>[a-z]+(?: [a-z]+){0,2})"
-)
-
-
-def _feature_options(message: str) -> list[str]:
-    """verl's options that switch on the feature a library says it does not support, when the
-    words name one (the longest reading first)."""
-    m = _FEATURE_REFUSED.search(message)
-    if m is None:
-        return []
-    from verl_doctor.catalog.verl_keys import feature_keys
-
-    words = m["feature"].split()
-    for n in range(len(words), 0, -1):
-        found = feature_keys(" ".join(words[:n]))
-        if found:
-            return found
-    return []
-
-
-def _readings(line: Line, pieces: list[str]) -> list[str]:
-    """The message of `line` with the lines that continue it (`pieces`, spaces kept), the likely
-    reading first. Lines cut to one width by a terminal lose no character, so they join as
-    printed, mid-word cuts too; a web page's wrap dropped the space it cut at, so its lines join
-    with spaces. A single cut line shows no width to tell them apart: both readings."""
-    width = len(strip_ansi(line.raw).rstrip("\r"))
-    tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
-    exact = (line.text + tail + "".join(pieces)).strip()
-    if len(pieces) > 1 and all(len(p) == width for p in pieces[:-1]):
-        return [exact]
-    spaced = f"{line.text} {' '.join(p.strip() for p in pieces)}"
-    return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]
-
-
-# The settings that count the GPUs a run asks for.
-_GPU_COUNT_KEYS = frozenset(("n_gpus_per_node", "nnodes"))
-# The codes that say a value of verl's config was refused or left out.
-_VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
-# `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
-# variable (a setting, a sample's field), not one written against a release of that module.
-_LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")
-# A call in a source line (`score_lst = [reward_fn(data_source, r, gt) ...]`): the name called.
-_CALLED_NAME = lazy_compile(r"(?P<name>[A-Za-z_][\w.]*)\(")
-# A callable verl takes from the config to score responses.
-_REWARD_CALLABLE = lazy_compile(r"(?:^|[._])(?:reward|score|compute_score)\w*$|reward_fn")
-# The training strategies verl's workers are built for (`*.strategy`), in any release.
-_VERL_STRATEGIES = frozenset(
-    ("fsdp", "fsdp2", "megatron", "veomni", "torchtitan", "automodel", "megatron_fsdp", "ddp", "dp")
-)
-# A part of the run's config read in verl's code: `self.config.algorithm.kl_ctrl`.
-_CONFIG_READ = lazy_compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
-
-
-def _code_line(follow: str, any_statement: bool = False) -> str:
-    """The first line after a traceback frame: the source line Python printed for it (only an
-    `assert` or `raise` unless `any_statement`)."""
-    first = _PREFIX.sub("", follow.lstrip("\n").split("\n", 1)[0]).strip()
-    if first.startswith(('File "', "Traceback ")):
-        return ""  # no source line was printed
-    return first if any_statement or first.startswith(("assert ", "raise ")) else ""
-
-
-def _short_path(path: str) -> str:
-    p = path.replace("\\", "/")
-    i = p.rfind("/verl/")
-    return p[i + 1 :] if i >= 0 else p.rsplit("/", 1)[-1]

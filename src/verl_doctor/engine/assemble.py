@@ -11,10 +11,11 @@ from verl_doctor.catalog.rule import Rule, pick
 from verl_doctor.common.placeholders import fill_placeholders
 from verl_doctor.common.records import replace
 from verl_doctor.common.versions import satisfies
-from verl_doctor.engine.analyze import _CONF_RANK, _CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Analyzer, _Unknown
+from verl_doctor.engine.analyze import _CONF_RANK, Analyzer
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import describe_phase, envelope
 from verl_doctor.engine.normalize import Worker
+from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Unknown
 
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
@@ -242,9 +243,9 @@ def _promoted_warnings(
     return out
 
 
-def _config_hint(a: Analyzer, u: _Unknown) -> str | None:
+def _config_hint(a: Analyzer, u: Unknown) -> str | None:
     """An error verl raised that names config options: say which, so the user knows where to look."""
-    if u.verl_frame is None or u.exc.type not in _CONFIG_CHECK_TYPES:
+    if u.verl_frame is None or u.exc.type not in CONFIG_CHECK_TYPES:
         return None
     from verl_doctor.catalog.verl_keys import keys_named_in
 
