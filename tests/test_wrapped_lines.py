@@ -217,3 +217,15 @@ def test_a_continuation_line_is_not_joined_to_a_record_of_its_own_before_it() ->
         head + "\n(TaskRunner pid=2231) is less than total desired GPUs 8. Please check your resource pool\n"
     )
     assert _first(text) is None
+
+
+def test_a_command_the_user_typed_is_not_wrapped_into_its_output() -> None:
+    command = "$ python3 -m verl.trainer.main_ppo " + " ".join(f"data.k{i}=value_{i}" for i in range(40))
+    log = (
+        f"{command}\n"
+        "Error merging override actor_rollout_ref.actor.checkpoint=[model,optimizer]\n"
+        "Cannot merge DictConfig with ListConfig\n"
+        "    full_key: actor_rollout_ref.actor.checkpoint\n"
+    )
+    findings = diagnose_text(log, _CATALOG).findings
+    assert [(f.rule, f.first_line) for f in findings][:1] == [("CFG016", 2)]

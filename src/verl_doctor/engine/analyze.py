@@ -78,6 +78,8 @@ _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
 
+# A command line as a shell printed it (`$ python3 -m verl.trainer.main_ppo ...`).
+_SHELL_PROMPT = lazy_compile(r"^\s*\$ ")
 # Frames that only pass a call on: validation libraries and generated code.
 _PLUMBING = lazy_compile(r"/pydantic|/huggingface_hub/dataclasses\.py$|^<string>$")
 _CUT_FRAME = lazy_compile(
@@ -409,6 +411,8 @@ class Analyzer(ExceptionReadings):
         (mid-word or at a space), lines past a `...<N lines>...` elision, or lines under the same
         worker prefix (Ray prefixes every line of a message with a newline in it). `exact` keeps
         their spaces at both ends."""
+        if _SHELL_PROMPT.match(line.raw):
+            return []  # a command the user typed: what follows is its output
         pieces: list[str] = []
         own = PREFIX.match(line.raw)
         own_prefix = own.group(0).strip() if own else None
