@@ -4299,3 +4299,77 @@ def test_flags_an_engine_refuses_are_settings_whoever_launched_it() -> None:
         "`--data-parallel-external-lb` cannot be enabled together. Enable only one load-balancing mode.",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_model_parameter_name_is_no_config_key() -> None:
+    log = _tb(
+        "RuntimeError: delta state verification FAILED: 1843200 elements differ between the server's weights "
+        "and the trainer's full export; top offenders: [('model.layers.0.mlp.gate_up_proj.weight', 921600)]",
+        "/opt/verl/verl/workers/rollout/sglang_rollout/delta_loader.py",
+        "_verify_dense",
+        "raise RuntimeError(",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_verls_patch_handed_inputs_of_another_shape_is_the_patched_librarys_release() -> None:
+    log = _tb(
+        "AssertionError: hidden_states should be 3D, [s, b, n*h], got 2D",
+        "/opt/verl/verl/models/mcore/patch.py",
+        "patch_get_query_key_value_tensors",
+        'assert hidden_states.ndim == 3, f"hidden_states should be 3D, [s, b, n*h], got {hidden_states.ndim}D"',
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV008"
+
+
+@pytest.mark.parametrize(
+    ("message", "pkg"),
+    [
+        ("ValueError: Polars needs to be installed to be able to return Polars dataframes.", "polars"),
+        (
+            "ValueError: the 'partitioning' keyword is not supported when the pyarrow.dataset module is not available",
+            "pyarrow",
+        ),
+    ],
+)
+def test_a_package_a_message_says_must_be_there_is_a_missing_dependency(message: str, pkg: str) -> None:
+    first = diagnose_text(_tb(message, f"{_SITE}/datasets/arrow_dataset.py", "to_polars"), _CATALOG).findings[
+        0
+    ]
+    assert first.rule == "ENV009"
+    assert any(f"pip install {pkg}" in c for fix in first.fixes for c in fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "message", "not_this"),
+    [
+        # the numbers of a URL compare no parallel sizes
+        (
+            f"{_SITE}/torch/distributed/rendezvous.py",
+            "_rendezvous_helper",
+            "AssertionError: The url: tcp://10.0.0.3:29500?rank=0&world_size=8 has node-specific arguments"
+            "(rank, world_size) already.",
+            "CFG010",
+        ),
+        # torch's `Distributed package` is torch.distributed, not the package called distributed
+        (
+            f"{_SITE}/torch/distributed/distributed_c10d.py",
+            "_new_process_group_helper",
+            "RuntimeError: Distributed package doesn't have MPI built in. MPI is only included if you build "
+            "PyTorch from source on a host that has MPI installed.",
+            "ENV013",
+        ),
+        # the runtime-env agent evicting a built environment from its cache checks no setting
+        (
+            f"{_SITE}/ray/_private/runtime_env/uv.py",
+            "delete_uri",
+            "ValueError: UvPlugin can only delete URIs with protocol uv. Received protocol Protocol.PIP, "
+            "URI pip://a41c9e0d7f6b2e88",
+            "CFG014",
+        ),
+    ],
+)
+def test_what_a_library_says_of_its_own_state_is_no_answer(
+    path: str, func: str, message: str, not_this: str
+) -> None:
+    assert not_this not in [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]

@@ -157,6 +157,8 @@ _INSTALL_NEEDED = lazy_compile(
     r"[`'\"]?(?P<u>[A-Za-z][\w.-]*[A-Za-z0-9])"
     # `nvidia-ml-py does not seem to be installed or it can't be imported.` (torch.cuda's pynvml)
     r"|^[`'\"]?(?P<t>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:does not|doesn't) seem to be installed\b"
+    # `Polars needs to be installed to be able to return Polars dataframes.` (datasets)
+    r"|^[`'\"]?(?P<y>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:needs|has|must) (?:to )?be installed\b"
     # `tabulate package is required to visualize sharding` (an import's own words)
     r"|^(?:the )?[`'\"]?(?P<w>[A-Za-z][\w.-]*)[`'\"]? (?:package|library|module) "
     r"(?:is|are) (?:required|needed)\b",
@@ -266,6 +268,8 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
         if m.group("a") and not _ASKS_FOR_PIN.search(message, max(0, m.start() - 80), m.end() + 40):
             continue  # a pin listed (`specified pip field: ['math-verify==0.7.0']`), not one asked for
         name = next(g for g in m.groups() if g)
+        if m.group("t") and name.lower() == "distributed":
+            continue  # torch's words for torch.distributed (`Distributed package doesn't have MPI built in`)
         package = known_package(name)
         if package is None and (
             (m.group("a") and _TO_INSTALL.search(message))
@@ -329,7 +333,9 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
             or (imported and m.lastgroup in ("e", "p"))
         )
-        package = known_package(name) or (name if named else None)
+        # (a module of a package, `the pyarrow.dataset module is not available`: that package)
+        package = known_package(name) or (known_package(name.split(".")[0]) if "." in name else None)
+        package = package or (name.lower() if named else None)
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{an(exc_type)} asking to install verl")
         if package:
@@ -409,11 +415,17 @@ _LACKS_ATTRIBUTE = lazy_compile(
 )
 
 
+# Inputs of another shape than the code expects (`should be 3D, ..., got 2D`, `expected ndim 3`).
+_ANOTHER_SHAPE = lazy_compile(r"\b(?:ndim|n_?dims?|shape)\b|\b\d+-?D\b.*\bgot \d+-?D\b", re.I)
+
+
 def patched_library_changed(message: str, path: str, func: str) -> Fallback | None:
     """verl patching another library's class that lacks what the patch reaches for (`The provided
-    model does not have a valid 'model' or 'language_model' attribute`): that library's release
-    lays its classes out otherwise than the one verl's patch was written for."""
-    if not (_PATCHING.search(func) and _LACKS_ATTRIBUTE.search(message)):
+    model does not have a valid 'model' or 'language_model' attribute`), or that hands the patched
+    function inputs of another shape (`hidden_states should be 3D, [s, b, n*h], got 2D`): that
+    library's release lays its classes out, or calls them, otherwise than the one verl's patch
+    was written for."""
+    if not (_PATCHING.search(func) and (_LACKS_ATTRIBUTE.search(message) or _ANOTHER_SHAPE.search(message))):
         return None
     p = path.replace("\\", "/")
     where = p[p.rfind("/verl/") + 1 :]

@@ -87,6 +87,7 @@ _SETTINGS_CHECK_FUNC = lazy_compile(
 )
 
 
+_URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 _CONFIG_PATH = lazy_compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
@@ -94,7 +95,9 @@ _CONFIG_PATH = lazy_compile(
 
 _CONFIG_KEY = lazy_compile(
     r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
-    r"rollout|actor|ref|model|optim)\.(?!(?:batch|non_tensor_batch|meta_info)\b)[a-z_][\w.]*[a-z_]"
+    r"rollout|actor|ref|model|optim)\.(?!(?:batch|non_tensor_batch|meta_info)\b)"
+    # (nor a parameter of the model, `model.layers.0.mlp.gate_up_proj.weight`)
+    r"(?![\w.]*\.\d+\.)(?![\w.]*\.(?:weight|bias)\b)[a-z_][\w.]*[a-z_]"
     # (a DataProto's parts, `data.batch.keys()`, are a batch's contents, not config keys)
 )
 
@@ -117,7 +120,9 @@ _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 # Of Ray's code, only what checks the arguments verl passes from its config (ray_kwargs.ray_init:
 # ray.init, its runtime_env and RuntimeEnvConfig) speaks of settings; the rest checks calls made by code.
 _RAY_CHECKS_SETTINGS = lazy_compile(
-    r"/ray/_private/runtime_env/\w+\.py:|/ray/runtime_env/runtime_env\.py:|/ray/_private/worker\.py:init$|"
+    # (not the runtime-env agent's cache of built environments, evicting them by URI)
+    r"/ray/_private/runtime_env/\w+\.py:(?!\w*(?:delete|evict)\w*$)|/ray/runtime_env/runtime_env\.py:|"
+    r"/ray/_private/worker\.py:init$|"
     r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|"
     # (an actor's options, `num_gpus`, `resources`, that verl builds from the config)
     r"/ray/_private/utils\.py:(?:validate_\w+|resources_from_ray_options)$"
@@ -313,10 +318,11 @@ def _config_check(
     # A parallel size compared with something, or refused outright (`Context parallel size ...`),
     # or a feature refused together with a model split (`... with TP is not supported`).
     # `TP rank 3 could finish ...` numbers one rank: a parallel size is not what it speaks of.
-    sizes = ONE_RANK.sub(" ", message)
+    # (nor do the numbers of a URL, `tcp://10.0.0.3:29500?rank=0&world_size=8`, compare sizes)
+    sizes = ONE_RANK.sub(" ", _URL.sub(" ", message))
     sizes_compared = bool(
         PARALLEL.search(sizes)
-        and (COMPARED.search(message) or PARALLEL_SIZE.search(message) or DIVIDE.search(message))
+        and (COMPARED.search(sizes) or PARALLEL_SIZE.search(message) or DIVIDE.search(message))
     )
     # A feature refused beside a model split (`... is not supported with elastic EP yet`): the
     # feature's setting is the value refused; the sizes themselves are fine.
