@@ -335,7 +335,9 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
         )
         # (a module of a package, `the pyarrow.dataset module is not available`: that package)
         package = known_package(name) or (known_package(name.split(".")[0]) if "." in name else None)
-        package = package or (name.lower() if named else None)
+        if package is None and named:
+            # (a name that opens the sentence is capitalised by the sentence: `Polars needs to be ...`)
+            package = name.lower() if m.lastgroup == "y" else name
         if package == "verl":
             return Fallback("ENV001", {"module": "verl"}, f"{an(exc_type)} asking to install verl")
         if package:
