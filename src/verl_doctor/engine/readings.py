@@ -640,8 +640,8 @@ class ExceptionReadings:
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
 
     def _raised_by_verl(self, line: Line) -> bool:
-        last = self._last_frame(line)
-        return last is not None and 0 <= line.number - last[0] <= RAISED_WITHIN and last[1].package == "verl"
+        raised_in = self._raising_frame(line)
+        return raised_in is not None and raised_in.package == "verl"
 
     def _overrides_switching(self, message: str) -> list[str]:
         """The overrides a refusal of a feature speaks of by a word of their own: a part of the
