@@ -4373,3 +4373,60 @@ def test_what_a_library_says_of_its_own_state_is_no_answer(
     path: str, func: str, message: str, not_this: str
 ) -> None:
     assert not_this not in [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]
+
+
+def test_a_value_the_calling_script_wrote_in_its_call_is_that_scripts() -> None:
+    # the user's own evaluation script builds a generation config with do_sample=True: the
+    # refusal names `do_sample` (a name verl's config has too), but the script wrote the value
+    generation = (
+        f"{_SITE}/transformers/generation/configuration_utils.py",
+        "validate",
+        'raise ValueError(group_error_prefix + "`do_sample` must be set to `False`")',
+    )
+    last = (
+        "ValueError: `diversity_penalty` is not 0.0 or `num_beam_groups` is not 1, triggering group "
+        "beam search. In this generation mode, `do_sample` must be set to `False`"
+    )
+    by_script = _frames(
+        (
+            "/workspace/eval/beam_eval.py",
+            "main",
+            "cfg = GenerationConfig(num_beams=8, num_beam_groups=4, diversity_penalty=0.5, do_sample=True)",
+        ),
+        (f"{_SITE}/transformers/generation/configuration_utils.py", "__init__", "self.validate()"),
+        generation,
+        last=last,
+    )
+    assert diagnose_text(by_script, _CATALOG).findings == ()
+    # a quoted value the message repeats, handed to verl's engine by a user's own trainer
+    engine = (
+        f"{_SITE}/verl/workers/engine/automodel/transformer_impl.py",
+        "to",
+        'raise ValueError(f"Invalid device type: {device}")',
+    )
+    last = "ValueError: Invalid device type: meta"
+    literal = _frames(
+        ("/workspace/my_trainer/offload.py", "park", "self.engine.to('meta', model=True)"), engine, last=last
+    )
+    assert diagnose_text(literal, _CATALOG).findings == ()
+    # the same call with a value held in a variable says nothing of where it came from
+    held = _frames(
+        ("/workspace/my_trainer/offload.py", "park", "self.engine.to(device, model=True)"), engine, last=last
+    )
+    assert [f.rule for f in diagnose_text(held, _CATALOG).findings] == ["CFG014"]
+
+
+def test_the_source_line_of_the_raising_statement_is_not_the_message() -> None:
+    # the source line prints the f-string (`{parquet_file}`), which reads like the message of a
+    # folder given as the data path; the message itself names a .csv file
+    log = _frames(
+        (
+            f"{_SITE}/verl/utils/dataset/rl_dataset.py",
+            "_read_files_and_tokenize",
+            'raise ValueError(f"Unsupported file format: {parquet_file}")',
+        ),
+        last="ValueError: Unsupported file format: /data/gsm8k/train.csv",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+    folder = log.replace("/data/gsm8k/train.csv", "/data/gsm8k")
+    assert [f.rule for f in diagnose_text(folder, _CATALOG).findings] == ["CFG013"]

@@ -133,7 +133,9 @@ class Analyzer(ExceptionReadings):
         # Per worker: a library's frames entered from the user's own code (the function called,
         # and whether that code was itself called by a library: a custom loss or reward plugged
         # into verl), and whether the last user frame was called by a library.
-        self._entered: dict[tuple[object, ...], tuple[str, bool]] = {}
+        # worker -> (the library function the user's code called, whether that code was plugged
+        # into a library, the source line of the user's call)
+        self._entered: dict[tuple[object, ...], tuple[str, bool, str]] = {}
         self._plugged: dict[tuple[object, ...], bool] = {}
         self._answered_fps: set[str] = set()  # exceptions an analysis answered, by fingerprint
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
@@ -219,7 +221,8 @@ class Analyzer(ExceptionReadings):
                 else:
                     self._caller.pop(key, None)
                     if fr.package is not None and near and before is not None and _user_frame(before[1]):
-                        self._entered[key] = (fr.func, self._plugged.get(key, False))
+                        call = self._frame_follow.get(key, "")
+                        self._entered[key] = (fr.func, self._plugged.get(key, False), call)
                     else:
                         self._entered.pop(key, None)
                 if _user_frame(fr):

@@ -259,6 +259,17 @@ _VERL_STRATEGIES = frozenset(
 _CONFIG_READ = lazy_compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)*)")
 
 
+# An argument a call's source line writes as a literal: `'meta'`, `do_sample=True`, `tp_size=8`.
+_LITERAL_ARGUMENT = lazy_compile(
+    r"""(?:(?<![\w.])(?P<kw>[A-Za-z_]\w*)\s*=(?!=)\s*)?"""
+    r"""(?P<lit>'[^'\n]{1,80}'|"[^"\n]{1,80}"|(?<![\w.])(?:True|False|None|-?\d[\d.e+-]*)(?![\w.]))"""
+)
+
+
+def _word_in(word: str, text: str) -> bool:
+    return re.search(rf"(?<![\w.]){re.escape(word)}(?![\w])", text) is not None
+
+
 def _code_line(follow: str, any_statement: bool = False) -> str:
     """The first line after a traceback frame: the source line Python printed for it (only an
     `assert` or `raise` unless `any_statement`)."""
@@ -281,7 +292,7 @@ class ExceptionReadings:
         _answered_fps: set[str]
         _caller: dict[tuple[object, ...], tuple[str, ...]]
         _config_read: dict[tuple[object, ...], tuple[int, str]]
-        _entered: dict[tuple[object, ...], tuple[str, bool]]
+        _entered: dict[tuple[object, ...], tuple[str, bool, str]]
         _frame_follow: dict[tuple[object, ...], str]
         _frames: dict[tuple[object, ...], deque[tuple[int, Frame]]]
         _importing: dict[tuple[object, ...], int]
@@ -1005,6 +1016,8 @@ class ExceptionReadings:
         directed = self._setting_directed(message)
         if self._called_by_user_code(line, package) and not directed:
             return False
+        if self._caller_passed_it(line, message):
+            return False
         if (
             package in MODEL_CONFIG_PACKAGES
             and not self.context.set_keys_named_in(message)
@@ -1198,13 +1211,33 @@ class ExceptionReadings:
         entered = self._entered.get(line.worker.key())
         if entered is None:
             return False
-        func, plugged = entered
+        func, plugged, _ = entered
         from verl_doctor.engine.fallbacks import starts_up
 
         # (a script calling verl's own functions hands them values of the run's config, `rollout.n`
         # samples to group; what it passes that is no setting, an object of the wrong class, is
         # read by the words)
         return plugged or (package != "verl" and not starts_up(func))
+
+    def _caller_passed_it(self, line: Line, message: str) -> bool:
+        """Whether the user's code that called the library wrote the refused value into its call:
+        a keyword the message names given a literal (`GenerationConfig(..., do_sample=True)`
+        refused with "`do_sample` must be set to `False`"), or a quoted literal the message
+        repeats (`engine.to('meta')`, "Invalid device type: meta"). That value is the script's,
+        not a setting of the run, even when its name is also one of verl's options."""
+        entered = self._entered.get(line.worker.key())
+        if entered is None:
+            return False
+        call = _code_line(entered[2], any_statement=True)
+        if not call:
+            return False
+        for m in _LITERAL_ARGUMENT.finditer(call):
+            keyword, literal = m.group("kw"), m.group("lit").strip("'\"")
+            if keyword and len(keyword) > 2 and _word_in(keyword, message):
+                return True
+            if m.group("lit")[0] in "'\"" and len(literal) > 1 and _word_in(literal, message):
+                return True
+        return False
 
     def _note_config_read(self, line: Line, follow: str) -> None:
         code = _code_line(follow, any_statement=True)

@@ -65,6 +65,18 @@ def _spans(match: Any) -> Spans:
     return {k: match.span(k) for k, v in match.groupdict().items() if v}
 
 
+# A traceback's source line printing the statement that raises, `raise ValueError(f"Unsupported
+# file format: {parquet_file}")`, reads like the message with an f-string's field for its value:
+# it is the template, and the message itself follows on the exception's line.
+_STATEMENT = re.compile(r"\b(?:raise|assert)\b|\bf[\"']")
+_FIELD = re.compile(r"\{[A-Za-z_][\w.\[\]'\"!:]*\}")
+
+
+def _template_in_source(text: str, match: Any) -> bool:
+    fields = [v for v in match.groupdict().values() if v and _FIELD.match(v)]
+    return bool(fields) and _STATEMENT.search(text, 0, match.start()) is not None
+
+
 def groups_at(text: str, spans: Spans) -> dict[str, str]:
     return {k: text[s:e] for k, (s, e) in spans.items()}
 
@@ -224,7 +236,7 @@ class Classifier:
                 match = self._run(rule, rule.signature_re(i), text, line, v)
                 if match:
                     break
-            if match and not self.excluded(rule, text, line, v):
+            if match and not self.excluded(rule, text, line, v) and not _template_in_source(text, match):
                 v.sigs.append((rule, _spans(match), rule.is_warning(i)))
                 hit_any = True
             else:
