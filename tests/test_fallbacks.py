@@ -4430,3 +4430,32 @@ def test_the_source_line_of_the_raising_statement_is_not_the_message() -> None:
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
     folder = log.replace("/data/gsm8k/train.csv", "/data/gsm8k")
     assert [f.rule for f in diagnose_text(folder, _CATALOG).findings] == ["CFG013"]
+
+
+def test_a_saved_file_torch_cannot_read_back_while_resuming_is_the_resume() -> None:
+    reader = (
+        (f"{_SITE}/torch/serialization.py", "load", "return _legacy_load("),
+        (
+            f"{_SITE}/torch/serialization.py",
+            "persistent_load",
+            'raise RuntimeError(f"Unknown saved id type: {saved_id[0]}")',
+        ),
+    )
+    last = "RuntimeError: Unknown saved id type: module"
+    resuming = _frames(
+        (f"{_SITE}/verl/trainer/ppo/ray_trainer.py", "fit", "self._load_checkpoint()"),
+        (
+            f"{_SITE}/verl/trainer/ppo/ray_trainer.py",
+            "_load_checkpoint",
+            "state = torch.load(dataloader_local_path, weights_only=False)",
+        ),
+        *reader,
+        last=last,
+    )
+    first = diagnose_text(resuming, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("FLOW014", "medium")
+    # the same reader failing on a file a user's script loads says nothing of a resume
+    scripted = _frames(
+        ("/workspace/tools/inspect.py", "main", "state = torch.load(path)"), *reader, last=last
+    )
+    assert "FLOW014" not in [f.rule for f in diagnose_text(scripted, _CATALOG).findings]

@@ -179,9 +179,10 @@ WRAPPER_TYPES = frozenset(_WRAPPER_TYPES)
 
 
 SAVING_CHECKPOINT = "saving a checkpoint"
+LOADING_CHECKPOINT = "loading a checkpoint"
 _PHASES = (
     ("save_checkpoint", SAVING_CHECKPOINT),
-    ("load_checkpoint", "loading a checkpoint"),
+    ("load_checkpoint", LOADING_CHECKPOINT),
     ("model_merger", "merging a checkpoint"),
     ("update_weights", "syncing weights to the rollout engine"),
     ("sync_rollout_weights", "syncing weights to the rollout engine"),

@@ -17,7 +17,7 @@ from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
-from verl_doctor.engine.line_kinds import SAVING_CHECKPOINT, ExceptionLine, Frame
+from verl_doctor.engine.line_kinds import LOADING_CHECKPOINT, SAVING_CHECKPOINT, ExceptionLine, Frame
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
     HOST_LABEL,
@@ -263,6 +263,13 @@ _CONFIG_READ = lazy_compile(r"\b(?:config|cfg)\.(?P<path>[a-z_][a-z0-9_]*(?:\.[a
 _LITERAL_ARGUMENT = lazy_compile(
     r"""(?:(?<![\w.])(?P<kw>[A-Za-z_]\w*)\s*=(?!=)\s*)?"""
     r"""(?P<lit>'[^'\n]{1,80}'|"[^"\n]{1,80}"|(?<![\w.])(?:True|False|None|-?\d[\d.e+-]*)(?![\w.]))"""
+)
+
+
+# The code that reads a saved checkpoint back: torch.load's unpickler, safetensors, torch's
+# distributed checkpoint reader.
+_CHECKPOINT_READER = lazy_compile(
+    r"/torch/serialization\.py$|/torch/distributed/checkpoint/|/safetensors/|/pickle\.py$|/_weights_only_unpickler\.py$"
 )
 
 
@@ -786,7 +793,9 @@ class ExceptionReadings:
         if len(self._unknown) >= MAX_UNRECOGNIZED:
             return
         phase, detail = self._phase_for(line)
-        if self._file_error_while_saving(line, exc, phase):
+        if self._file_error_while_saving(line, exc, phase) or self._unreadable_while_resuming(
+            line, exc, phase
+        ):
             return
         frames = self._frames.get(line.worker.key())
         deepest = None
@@ -936,6 +945,22 @@ class ExceptionReadings:
         from verl_doctor.engine.fallbacks import Fallback
 
         return self._credit(line, Fallback("FLOW012", {}, f"{exc.type} raised while {phase}"))
+
+    def _unreadable_while_resuming(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
+        """An error of the reader itself (torch.load's unpickling, safetensors, torch's distributed
+        checkpoint) raised under a load_checkpoint frame: a saved file of the checkpoint the run
+        resumes from cannot be read back (cut short by a crashed save, written by another release)."""
+        if phase != LOADING_CHECKPOINT:
+            return False
+        last = self._last_frame(line)
+        if last is None or not 0 <= line.number - last[0] <= RAISED_WITHIN:
+            return False
+        if _CHECKPOINT_READER.search(last[1].path.replace("\\", "/")) is None:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an, where_in
+
+        where = where_in(last[1].path.replace("\\", "/"), last[1].package or "")
+        return self._credit(line, Fallback("FLOW014", {}, f"{an(exc.type)} raised by {where} while {phase}"))
 
     def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame

@@ -27,7 +27,7 @@ those checks are read by), `packages` (names of the stack's packages) and `answe
 
 from __future__ import annotations
 
-from verl_doctor.engine.fallbacks.answer import Fallback, an
+from verl_doctor.engine.fallbacks.answer import Fallback, an, where_in
 from verl_doctor.engine.fallbacks.classify import classify
 from verl_doctor.engine.fallbacks.installs import (
     DATASET_ARGS_SINCE,
@@ -91,4 +91,5 @@ __all__ = [
     "unexpected_keyword",
     "verl_names",
     "version_mismatch",
+    "where_in",
 ]
