@@ -4459,3 +4459,23 @@ def test_a_saved_file_torch_cannot_read_back_while_resuming_is_the_resume() -> N
         ("/workspace/tools/inspect.py", "main", "state = torch.load(path)"), *reader, last=last
     )
     assert "FLOW014" not in [f.rule for f in diagnose_text(scripted, _CATALOG).findings]
+
+
+def test_hydras_wrapper_leaves_a_message_a_rule_knows_to_that_rule() -> None:
+    # the config class's refusal is read as verl's config check only when no rule knows the
+    # words it hands on (here a clue of CFG017's: a tokenizer that cannot be built from the folder)
+    failed = (
+        "Error executing job with overrides: ['critic.model.path=/models/phi3-tiny']\n"
+        "Error in call to target 'verl.workers.config.model.HFModelConfig':\n"
+        "ValueError(\"Couldn't instantiate the backend tokenizer from one of: \\n(1) a `tokenizers` library "
+        "serialization file, \\n(2) a slow tokenizer instance to convert or \\n(3) an equivalent slow tokenizer "
+        "class to instantiate and convert. \\nYou need to have sentencepiece or tiktoken installed to convert a "
+        'slow tokenizer to a fast one.")\n'
+        "full_key: critic.model\n"
+    )
+    assert [(f.rule, f.confidence) for f in diagnose_text(failed, _CATALOG).findings] == [
+        ("CFG017", "medium")
+    ]
+    # words no rule knows are still the config class refusing
+    unknown = failed.replace("Couldn't instantiate the backend tokenizer", "Cannot build the thing")
+    assert [f.rule for f in diagnose_text(unknown, _CATALOG).findings] == ["CFG014"]

@@ -28,7 +28,7 @@ from verl_doctor.engine.normalize import (
     Line,
     strip_ansi,
 )
-from verl_doctor.engine.verdict import Verdict, groups_at
+from verl_doctor.engine.verdict import Verdict, VerdictMemo, groups_at
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
@@ -307,6 +307,7 @@ class ExceptionReadings:
         _own_frame: dict[tuple[object, ...], tuple[int, Frame]]
         _rule_index: dict[str, Rule] | None
         _unknown: dict[str, Unknown]
+        memo: VerdictMemo
         _user_module: dict[tuple[object, ...], tuple[int, str]]
         catalog: Catalog
         context: ContextCollector
@@ -824,8 +825,19 @@ class ExceptionReadings:
         `ValueError('...')`: that refusal, in that config module, is verl's config check speaking;
         an error it cannot place is kept as an unknown exception, not dropped with the wrapper."""
         target = _HYDRA_TARGET.search(line.text)
-        inner = _INNER_CALL.match(PREFIX.sub("", line.follow.lstrip("\n").split("\n", 1)[0]))
+        inner_text = PREFIX.sub("", line.follow.lstrip("\n").split("\n", 1)[0])
+        inner = _INNER_CALL.match(inner_text)
         if target is None or inner is None:
+            return
+        # (a message a rule knows, signature or clue, is that rule's to answer on its own line)
+        known = self.memo.verdict(inner_text, False, line)
+        if known is not None and (
+            any(spans is not None and not warning for _, spans, warning in known.sigs)
+            or any(
+                hit and len(rule.clues[t.index].patterns) == 1
+                for (rule, t), hit in zip(known.clues, known.clue_hits, strict=True)
+            )
+        ):
             return
         exc_type = inner.group("type")
         message = (inner.group("msg") or "").replace("\\'", "'").replace('\\"', '"')
