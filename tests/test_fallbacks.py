@@ -273,7 +273,8 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             "CFG014",
         ),
         (
-            "ValueError: For multimodal input processing do not set `enable_tokenizer_batch_encode`.",
+            "ValueError: The server is not configured to return the hidden states. Please set "
+            "`--enable-return-hidden-states` to enable this feature.",
             f"{_SITE}/sglang/srt/managers/tokenizer_manager.py",
             "CFG014",
         ),
@@ -1328,8 +1329,8 @@ _MERGER_TB = (
     "Traceback (most recent call last):\n"
     '  File "/opt/verl/verl/model_merger/__main__.py", line 73, in <module>\n'
     "    main()\n"
-    '  File "/opt/verl/verl/model_merger/base_model_merger.py", line 322, in upload_to_huggingface\n'
-    "    api.create_repo(repo_id=self.config.hf_upload_path, private=private, exist_ok=True)\n"
+    '  File "/opt/verl/verl/model_merger/fsdp_model_merger.py", line 210, in merge_and_save\n'
+    "    merged_state_dict = self._merge_by_placement(model_state_dict_lst, placement)\n"
 )
 
 
@@ -1346,6 +1347,13 @@ def test_a_clue_yields_to_an_exclusion_seen_on_any_of_its_lines() -> None:
         + "ConnectionError: Network connection failed. Check your internet connection.\n"
     )
     assert [f.rule for f in diagnose_text(offline, _CATALOG).findings] == []
+    # an upload that fails any other way, in the upload's own frame, is no failed merge either
+    upload = _MERGER_TB.replace(
+        'fsdp_model_merger.py", line 210, in merge_and_save',
+        'base_model_merger.py", line 476, in upload_to_huggingface',
+    )
+    timed_out = upload + "RuntimeError: Unexpected error during upload: The read operation timed out\n"
+    assert "FLOW011" not in [f.rule for f in diagnose_text(timed_out, _CATALOG).findings]
 
 
 def test_the_mergers_command_line_refused_is_a_failed_merge() -> None:
@@ -3593,7 +3601,7 @@ def test_a_generation_config_checking_its_values_checks_settings() -> None:
 
 def test_a_batchs_parts_are_not_config_keys() -> None:
     log = _tb(
-        "AssertionError: routed_experts must be in data.batch.keys()",
+        "AssertionError: old_log_probs must be in data.batch.keys()",
         "/opt/verl/verl/workers/actor/megatron_actor.py",
         "compute_log_prob",
     )
@@ -4479,3 +4487,16 @@ def test_hydras_wrapper_leaves_a_message_a_rule_knows_to_that_rule() -> None:
     # words no rule knows are still the config class refusing
     unknown = failed.replace("Couldn't instantiate the backend tokenizer", "Cannot build the thing")
     assert [f.rule for f in diagnose_text(unknown, _CATALOG).findings] == ["CFG014"]
+
+
+def test_the_kind_of_object_a_function_needs_is_no_setting() -> None:
+    # verl's LoRA merge handed a module that is not FSDP-wrapped: the calling code's object
+    log = _tb(
+        "AssertionError: fsdp_merge_unmerge requires FSDP module, got version 0",
+        f"{_SITE}/verl/utils/fsdp_utils.py",
+        "fsdp_merge_unmerge",
+    )
+    assert diagnose_text(log, _CATALOG).findings == ()
+    # a value shown without an object's kind is still read as a setting verl refused
+    shown = log.replace("requires FSDP module, got version 0", "requires version 1 or 2, got version 0")
+    assert [f.rule for f in diagnose_text(shown, _CATALOG).findings] == ["CFG014"]

@@ -197,6 +197,9 @@ CODE_OBJECT_REFUSED = lazy_compile(
     # a tensor of a type the code was handed (`Received torch.cuda.DoubleTensor`)
     r"\b(?:[Gg]ot|[Rr]eceived):? (?:an? )?torch\.(?:cuda\.)?[A-Z]\w*Tensor\b|"
     r"\b(?:to|must) be (?:an? )?(?:instance of )?`?(?:DataProto|TensorDict)\b|"
+    # the kind of object a function needs handed to it (`fsdp_merge_unmerge requires FSDP module,
+    # got version 0`)
+    r"\brequires (?:an? )?[\w-]{1,30} (?:module|object|instance)\b|"
     r"\bmust be an? (?:dict|list)\b.{0,80}"
     r"<class 'omegaconf\.(?:dictconfig\.DictConfig|listconfig\.ListConfig)'>"
 )
