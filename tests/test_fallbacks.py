@@ -3153,6 +3153,9 @@ def test_a_key_verl_reads_that_the_composed_config_lacks_is_a_missing_section() 
     # a key no verl config has is misspelt wherever it came from
     typo = text.replace("dataloader_num_workers", "dataloader_num_worker")
     assert diagnose_text(typo, _CATALOG).findings[0].rule == "CFG005"
+    # Hydra's list printed empty (a run from its own config file) says the run set nothing
+    unset = "Error executing job with overrides: []\n" + text.split("\n", 1)[1]
+    assert diagnose_text(unset, _CATALOG).findings[0].rule == "CFG011"
 
 
 def test_a_name_python_finds_in_another_case_is_the_name_written_wrong_not_a_release() -> None:

@@ -108,8 +108,9 @@ class ContextCollector:
                 self._idle_on_repeat.clear()
             self._idle_on_repeat.add(text)
         if "Error executing job with overrides" in line.raw:
-            self._hydra_overrides(line.raw)
-            if self.overrides and self.override_line is None:
+            listed = self._hydra_overrides(line.raw)
+            # (Hydra's list is all the run set, even when it is empty: `overrides: []`)
+            if (self.overrides or listed) and self.override_line is None:
                 self.override_line = line
 
     def _banner(self, text: str) -> None:
@@ -162,20 +163,23 @@ class ContextCollector:
         if self.overrides and self.override_line is None:
             self.override_line = line
 
-    def _hydra_overrides(self, raw: str) -> None:
+    def _hydra_overrides(self, raw: str) -> bool:
+        """Read Hydra's printed override list; whether there was a whole list to read."""
         m = _OVERRIDES.search(raw)
         if not m:
-            return
+            return False
         text = m.group("list")
         end = _list_end(text)
         try:
             import ast  # only for a printed override list
 
-            items = ast.literal_eval(text[: end + 1]) if end >= 0 else []
+            items = ast.literal_eval(text[: end + 1]) if end >= 0 else None
         except (ValueError, SyntaxError, MemoryError, RecursionError):
-            return
-        if isinstance(items, list):
-            self._add_overrides(str(i) for i in items)
+            return False
+        if not isinstance(items, list):
+            return False
+        self._add_overrides(str(i) for i in items)
+        return True
 
     def _add_overrides(self, items: Any) -> None:
         for item in items:
