@@ -49,7 +49,7 @@ from verl_doctor.engine.readings import (
     short_path,
 )
 from verl_doctor.engine.rule_state import RuleState
-from verl_doctor.engine.verdict import Classifier, Verdict, VerdictMemo, groups_at, search
+from verl_doctor.engine.verdict import F_STRING_FIELD, Classifier, Verdict, VerdictMemo, groups_at, search
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
@@ -73,7 +73,6 @@ _GENERIC_METHODS = {"run", "main_task", "__init__", "main"}
 # (an SFT trainer's checkpoint is the step folder itself)
 _CHECKPOINT_FOLDER = lazy_compile(r"(?:^|/)global_step_\d+(?:/(?:actor|critic))?/?$")
 _MODEL_PATH_KEYS = ("model.path", "tokenizer_path", "model_path")
-_PLACEHOLDER = lazy_compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
 _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
@@ -548,7 +547,7 @@ class Analyzer(ExceptionReadings):
             state = states[rule.id] = RuleState(rule)
         for k, v in (groups or {}).items():
             # (a traceback's source line shows the f-string, `'{inter_key}'`: not a value)
-            if not (v[:1] == "{" and _PLACEHOLDER.fullmatch(v)):
+            if not (v[:1] == "{" and F_STRING_FIELD.fullmatch(v)):
                 state.groups.setdefault(k, v)
         if state.first is None or _CONF_RANK[conf] < _CONF_RANK[state.first_conf]:
             # First hit, or a stronger kind of evidence than before: it leads the finding.

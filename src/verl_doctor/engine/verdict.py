@@ -20,6 +20,7 @@ from time import perf_counter
 
 from verl_doctor.catalog.load import Catalog, Target
 from verl_doctor.catalog.rule import Rule
+from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.engine.line_kinds import (
     PATTERNS,
     WRAPPER_TYPES,
@@ -68,12 +69,12 @@ def _spans(match: Any) -> Spans:
 # A traceback's source line printing the statement that raises, `raise ValueError(f"Unsupported
 # file format: {parquet_file}")`, reads like the message with an f-string's field for its value:
 # it is the template, and the message itself follows on the exception's line.
-_STATEMENT = re.compile(r"\b(?:raise|assert)\b|\bf[\"']")
-_FIELD = re.compile(r"\{[A-Za-z_][\w.\[\]'\"!:]*\}")
+_STATEMENT = lazy_compile(r"\b(?:raise|assert)\b|\bf[\"']")
+F_STRING_FIELD = lazy_compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
 
 
 def _template_in_source(text: str, match: Any) -> bool:
-    fields = [v for v in match.groupdict().values() if v and _FIELD.match(v)]
+    fields = [v for v in match.groupdict().values() if v and F_STRING_FIELD.match(v)]
     return bool(fields) and _STATEMENT.search(text, 0, match.start()) is not None
 
 
