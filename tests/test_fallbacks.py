@@ -4503,3 +4503,19 @@ def test_the_kind_of_object_a_function_needs_is_no_setting() -> None:
     # a value shown without an object's kind is still read as a setting verl refused
     shown = log.replace("requires FSDP module, got version 0", "requires version 1 or 2, got version 0")
     assert [f.rule for f in diagnose_text(shown, _CATALOG).findings] == ["CFG014"]
+
+
+def test_a_library_copy_verl_ships_is_that_librarys_code() -> None:
+    from verl_doctor.engine.line_kinds import package_of
+
+    vendored = f"{_SITE}/verl/third_party/vllm/vllm_v_0_6_3/llm.py"
+    assert package_of(vendored) == "vllm"
+    assert package_of(f"{_SITE}/verl/workers/rollout/vllm_rollout/vllm_rollout.py") == "verl"
+    # a tokenizer object of the wrong class handed to it is the calling code's object, no setting
+    log = _tb(
+        "ValueError: Unexpected tokenizer type: <class 'transformers.models.qwen2_vl.processing_qwen2_vl."
+        "Qwen2VLProcessor'>. Must be one of the following: PreTrainedTokenizer, PreTrainedTokenizerFast",
+        vendored,
+        "__init__",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]

@@ -112,9 +112,14 @@ def is_verl_path(path: str) -> bool:
 @lru_cache(maxsize=4096)  # asked for each frame of every rank's copy of a traceback
 def package_of(path: str) -> str | None:
     """See Frame.package."""
-    if is_verl_path(path):
-        return "verl"
     parts = path.replace("\\", "/").split("/")
+    if is_verl_path(path):
+        # (a library's copy that verl ships, verl/third_party/vllm/..., is that library's code)
+        if "third_party" in parts[-4:-1]:
+            i = len(parts) - 1 - parts[::-1].index("third_party")
+            if parts[i - 1] == "verl" and i + 2 < len(parts):
+                return parts[i + 1]
+        return "verl"
     for marker in _PACKAGE_DIRS:
         if marker in parts:
             rest = parts[len(parts) - parts[::-1].index(marker) :]
