@@ -188,7 +188,8 @@ ABOUT_DATA_OR_CODE = lazy_compile(
 # method PurePath.as_uri ...>`): what the calling code passed, not a setting's value.
 # A config part of another shape (a ListConfig where one value goes) may be a setting.
 CODE_OBJECT_REFUSED = lazy_compile(
-    r"\b(?:[Gg]ot|[Rr]eceived|[Gg]ets|type):? (?:an? )?(?:type )?<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
+    r"\b(?:[Gg]ot|[Rr]eceived|[Gg]ets|type):? (?:an? )?(?:type )?"
+    r"<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
     r"<bound method |<function [\w.<>]+ at 0x|"
     r"<class '(?:method|function|builtin_function_or_method|module|generator|coroutine)'>|"
     # Python objects no config gives (Hydra's sequences are lists), and verl's data containers,
