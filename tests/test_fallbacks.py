@@ -374,13 +374,20 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "/opt/verl/verl/single_controller/base/worker_group.py",
         ),
         ("AssertionError: 15 != 16", "/opt/verl/verl/utils/seqlen_balancing.py"),
+        # verl's kernels checking what their callers hand them.
+        (
+            "AssertionError: reduction must be a str, but got <class 'NoneType'>",
+            "/opt/verl/verl/utils/kernel/linear_cross_entropy.py",
+        ),
+        ("AssertionError: Expected 2D tensor, got 3D", "/opt/verl/verl/utils/kernel/fp8_kernel.py"),
+        # a download behind a proxy that dropped the Hub's headers, while verl's model config loads
+        (
+            "AssertionError: expected_size must have been retrieved from server",
+            "/opt/verl/verl/workers/config/model.py",
+        ),
         # A prompt's token ids, not a setting.
         ("ValueError: Token id 151644 is out of vocabulary", f"{_SITE}/vllm/v1/engine/processor.py"),
         ("TypeError: Indexing with <class 'str'> is not supported", "/opt/verl/verl/protocol.py"),
-        (
-            "NotImplementedError: load from hdfs is not implemented yet",
-            "/opt/verl/verl/trainer/ppo/ray_trainer.py",
-        ),
         # Ray checking how code calls its API (a scheduling strategy), not what verl passes it.
         (
             "ValueError: The variadic parameter of the In operator must be a non-empty tuple",
@@ -1097,14 +1104,7 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__post_init__",
             "CFG010",
         ),
-        # the value the check got, shown after it: a path, or `but gets X`
-        (
-            "AssertionError: Make sure the last char in src is not / because it will cause error. "
-            "Got /mnt/models/Qwen2.5-3B/",
-            "/opt/verl/verl/utils/fs.py",
-            "copy_local_path_from_hdfs",
-            "CFG014",
-        ),
+        # the value the check got, shown after it: `but gets X`
         (
             "ValueError: level only supports level0, 1, 2, and level_none, but gets Level1",
             "/opt/verl/verl/utils/profiler/mstx_profile.py",
@@ -2841,13 +2841,6 @@ def test_the_module_of_a_class_the_run_names_is_that_setting_not_a_missing_packa
             "FileNotFoundError: HuggingFaceH4/ultrachat_200k",
             "CFG013",
         ),
-        # verl's copy_to_local refusing the model path the run set
-        (
-            "actor_rollout_ref.model.path",
-            "/models/qwen/",
-            "AssertionError: Make sure the last char in src is not / because it will cause error. Got /models/qwen/",
-            "CFG017",
-        ),
         (
             "trainer.resume_from_path",
             "/ckpt/global_step_40",
@@ -3826,7 +3819,7 @@ def test_a_model_shipping_its_own_code_explains_the_model_type_transformers_does
 
 @pytest.mark.parametrize(
     ("override", "code"),
-    [("trainer.n_gpus_per_node=0", "CFG003"), ("data.train_batch_size=0", "CFG004")],
+    [("trainer.n_gpus_per_node=0", "CFG003"), ("data.train_batch_size=0", "CFG014")],
 )
 def test_verl_dividing_by_a_count_the_run_set_to_zero_is_that_setting(override: str, code: str) -> None:
     log = f"$ python3 -m verl.trainer.main_ppo trainer.nnodes=1 {override}\n" + _frames(
@@ -3842,6 +3835,25 @@ def test_verl_dividing_by_a_count_the_run_set_to_zero_is_that_setting(override: 
     assert override.split("=")[0] in first.cause
     # no count set to 0: nothing to blame
     assert diagnose_text(log.replace("=0\n", "=8\n"), _CATALOG).findings == ()
+
+
+@pytest.mark.parametrize("value", ["0", "-8"])
+def test_a_verl_check_on_a_batch_size_the_run_set_to_zero_or_below_is_that_value(value: str) -> None:
+    # a bare AssertionError: only the statement Python printed says what it checked
+    log = f"$ python3 -m verl.trainer.main_ppo data.train_batch_size={value} trainer.nnodes=1\n" + _frames(
+        (
+            "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+            "_validate_config",
+            "assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size",
+        ),
+        last="AssertionError",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "data.train_batch_size" in first.cause and f"({value})" in first.cause
+    # a batch size the run set to a usable number leaves the check's own arithmetic
+    usable = log.replace(f"data.train_batch_size={value} ", "data.train_batch_size=2 ")
+    assert diagnose_text(usable, _CATALOG).findings[0].rule == "CFG004"
 
 
 def test_a_package_saying_it_is_not_installed_from_its_own_code_has_a_broken_extension() -> None:
@@ -4271,20 +4283,17 @@ def test_verls_own_megatron_model_registry_is_no_rollout_engine_release() -> Non
     assert diagnose_text(engine, _CATALOG).findings[0].rule == "ENV004"
 
 
-def test_a_feature_verl_refuses_is_the_override_that_switched_it_on() -> None:
+def test_resuming_with_an_hdfs_folder_set_is_that_setting() -> None:
+    # verl's trainer raises it only when trainer.default_hdfs_dir is set (ray_trainer.py _load_checkpoint)
     refusal = _tb(
         "NotImplementedError: load from hdfs is not implemented yet",
         "/opt/verl/verl/trainer/ppo/ray_trainer.py",
         "_load_checkpoint",
-        "raise NotImplementedError('load from hdfs is not implemented yet')",
+        'raise NotImplementedError("load from hdfs is not implemented yet")',
     )
-    set_it = _overrides("trainer.default_hdfs_dir=hdfs://nn01/user/rl/ckpt", "trainer.resume_mode=auto")
-    first = diagnose_text(set_it + refusal, _CATALOG).findings[0]
-    assert (first.rule, first.confidence) == ("CFG014", "medium")
-    assert "trainer.default_hdfs_dir" in first.basis
-    # an override that shares only a common word with the message is not what was refused
-    other = _overrides("trainer.default_local_dir=/ckpt", "trainer.resume_mode=auto")
-    assert "CFG014" not in [f.rule for f in diagnose_text(other + refusal, _CATALOG).findings]
+    first = diagnose_text(refusal, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "high")
+    assert "trainer.default_hdfs_dir=null" in first.fixes[0].commands
 
 
 def test_a_tensor_of_a_type_the_code_was_handed_is_no_setting() -> None:
@@ -4443,6 +4452,23 @@ def test_the_source_line_of_the_raising_statement_is_not_the_message() -> None:
     assert [f.rule for f in diagnose_text(folder, _CATALOG).findings] == ["CFG013"]
 
 
+def test_the_source_line_joined_with_the_line_under_it_is_not_the_message() -> None:
+    # Python 3.11 marks the failing expression under the source line (`~~~^^^^`): read joined
+    # with it, the assert's f-string still reads like a path that ends in a slash
+    log = (
+        f'  File "{_SITE}/verl/utils/fs.py", line 238, in copy_local_path_from_hdfs\n'
+        '    assert src[-1] != "/", f"Make sure the last char in src is not / because it will cause error. Got {src}"\n'
+        "           ~~~^^^^\n"
+        "TypeError: 'NoneType' object is not subscriptable\n"
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+    given = log.replace(
+        "TypeError: 'NoneType' object is not subscriptable",
+        "AssertionError: Make sure the last char in src is not / because it will cause error. Got /models/qwen/",
+    )
+    assert [f.rule for f in diagnose_text(given, _CATALOG).findings][:1] == ["CFG014"]
+
+
 def test_a_saved_file_torch_cannot_read_back_while_resuming_is_the_resume() -> None:
     reader = (
         (f"{_SITE}/torch/serialization.py", "load", "return _legacy_load("),
@@ -4519,3 +4545,36 @@ def test_a_library_copy_verl_ships_is_that_librarys_code() -> None:
         "__init__",
     )
     assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_a_model_folder_without_generation_config_fails_a_save_only_under_a_save_frame() -> None:
+    # verl before 0.5 copies the model's generation_config.json into each checkpoint
+    last = (
+        "OSError: /data/sft_out/merged does not appear to have a file named generation_config.json. "
+        "Checkout 'https://huggingface.co//data/sft_out/merged/tree/None' for available files."
+    )
+    hub = (f"{_SITE}/transformers/utils/hub.py", "cached_file", "raise EnvironmentError(")
+    saving = _overrides("actor_rollout_ref.model.path=/data/sft_out/merged") + _frames(
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "save_checkpoint",
+            "self.checkpoint_manager.save_checkpoint(",
+        ),
+        (
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+            "save_checkpoint",
+            "generation_config = GenerationConfig.from_pretrained(model_config.name_or_path)",
+        ),
+        hub,
+        last=last,
+    )
+    first = diagnose_text(saving, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("FLOW012", "medium")
+    assert "generation_config.json into every" in first.cause
+    # the same file missing from a folder an evaluation script loads is that folder's content
+    evaluating = _frames(
+        ("/workspace/eval/run_eval.py", "main", "gen_cfg = GenerationConfig.from_pretrained(args.model)"),
+        hub,
+        last=last,
+    )
+    assert "FLOW012" not in [f.rule for f in diagnose_text(evaluating, _CATALOG).findings]

@@ -49,7 +49,15 @@ from verl_doctor.engine.readings import (
     short_path,
 )
 from verl_doctor.engine.rule_state import RuleState
-from verl_doctor.engine.verdict import F_STRING_FIELD, Classifier, Verdict, VerdictMemo, groups_at, search
+from verl_doctor.engine.verdict import (
+    F_STRING_FIELD,
+    Classifier,
+    Verdict,
+    VerdictMemo,
+    groups_at,
+    search,
+    template_in_source,
+)
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
@@ -522,7 +530,8 @@ class Analyzer(ExceptionReadings):
             match = self._search(rule, rule.signature_re(i), line.text, line)
             if match:
                 break
-        if not match or self._excluded(rule, line):
+        # (a raising statement's source line joined with the line after it is still no message)
+        if not match or self._excluded(rule, line) or template_in_source(line.text, match):
             return None
         return {k: v for k, v in match.groupdict().items() if v}, i
 

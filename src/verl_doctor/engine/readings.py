@@ -108,29 +108,8 @@ PREFIX = lazy_compile(
     r"\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?: [A-Z]{2,4}\d+)+\]\s?|"
     rf"{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
 )
-# A verl training checkpoint's model folder (`.../global_step_8/actor`), and the settings that
-# name a model to load.
 # Hydra naming the part of the config a failed build was for (`full_key: optim`).
 _FULL_KEY = lazy_compile(r"^\s*(?:\([^)]*\)\s*)?full_key: (?P<key>[\w.]+)\s*$", re.M)
-
-
-# A frame line a terminal wrapped before its function name: `File "/x/model_runner.py", line`;
-# and the rest of a function name a wrap cut (`in __` / `init__`), not an exception's bare type.
-# A feature refused outright (`load from hdfs is not implemented yet`).
-_NOT_BUILT = lazy_compile(
-    r"\bnot (?:yet )?implemented\b|\bnot (?:yet |currently )?supported\b|"
-    r"\bdoes(?: not|n't) support\b|\bunsupported\b",
-    re.I,
-)
-_WORD = lazy_compile(r"[a-z][a-z0-9]{3,}")
-# Parts of option names (and words of messages) too common to tie a refusal to one option.
-_COMMON = (
-    "default path size enable enabled use max min num type name model data batch train val file files "
-    "mode config ratio micro mini global local kwargs key length len total steps step dir save load freq "
-    "per gpu gpus node nodes test with from when this that yet implemented supported support only none "
-    "true false auto http https"
-)
-_COMMON_PARTS = frozenset(_COMMON.split())
 
 
 # Hydra's wrapper around an error raised while building a verl config class, and the error itself
@@ -150,6 +129,7 @@ _FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
 _REFUSAL_TYPES = frozenset(
     ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
 )
+_GENERATION_CONFIG = "generation_config.json"
 # Exceptions that say a file could not be written or found, and distributed checkpointing's own.
 _SAVE_ERROR_TYPES = frozenset(
     (
@@ -242,6 +222,8 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
 
 # The settings that count the GPUs a run asks for.
 _GPU_COUNT_KEYS = frozenset(("n_gpus_per_node", "nnodes"))
+# A value no size or count can have (0, or below it).
+_NO_SIZE = lazy_compile(r"^(?:-\d+(?:\.\d+)?|0+(?:\.0+)?)$")
 # The codes that say a value of verl's config was refused or left out.
 _VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
 # `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
@@ -362,13 +344,14 @@ class ExceptionReadings:
         return (
             # (an argument the run set itself, `reward_kwargs.format_weight`, before the contract)
             self._override_passed_as_argument(line, exc)
+            or self._generation_config_missing_while_saving(line, exc)
             or self._user_function_called_wrongly(line, exc)
             or self._own_module_missing(line, exc)
             or self._package_shadowed(line, exc)
             or self._module_the_run_names(line, exc)
             or self._path_the_run_names(line, exc)
             or self._override_value_refused(line, exc)
-            or self._divided_by_a_zero_set(line, exc)
+            or self._count_set_to_zero(line, exc)
             or self._removed_option_set(line, exc)
             or self._section_set_to_a_value(line, exc)
             or self._mapping_given_as_text(line, exc)
@@ -598,25 +581,37 @@ class ExceptionReadings:
         basis = f"{an(exc.type)} refusing the value {value}, which this run set as {' and '.join(keys)}"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
 
-    def _divided_by_a_zero_set(self, line: Line, exc: ExceptionLine) -> bool:
-        """verl dividing by a count this run set to 0 (`trainer.n_gpus_per_node=0`, then
-        `integer modulo by zero` in _validate_config): that setting, whatever the arithmetic."""
-        if exc.type != "ZeroDivisionError":
-            return False
+    def _count_set_to_zero(self, line: Line, exc: ExceptionLine) -> bool:
+        """verl failing on a count this run set to 0 or below: dividing by it (`trainer.n_gpus_per_node=0`,
+        then `integer modulo by zero` in _validate_config), or a check whose statement or message
+        names a batch size the run set so (`data.train_batch_size=0`, then a bare AssertionError
+        on `assert config.data.train_batch_size >= ...`). A batch of no samples is a value no run
+        can use, whatever the arithmetic it then fails."""
         raised = self._raising_frame(line)
         if raised is None or not raised.is_verl:
             return False
-        zeros = [k for k, v in self.context.overrides.items() if v.strip("'\" ") in ("0", "0.0")]
+        overrides = self.context.overrides
+        if exc.type == "ZeroDivisionError":
+            zeros = [k for k, v in overrides.items() if v.strip("'\" ") in ("0", "0.0")]
+        else:
+            said = f"{self._raising_source(line)} {exc.message}"
+            zeros = [
+                k
+                for k, v in overrides.items()
+                if _NO_SIZE.match(v.strip("'\" "))
+                and "batch_size" in (leaf := k.rsplit(".", 1)[-1])
+                and re.search(rf"\b{leaf}\b", said)
+            ]
         if not zeros or len(zeros) > 2:
             return False
-        from verl_doctor.engine.fallbacks import Fallback
+        from verl_doctor.engine.fallbacks import Fallback, an
 
         leaf = zeros[0].rsplit(".", 1)[-1]
-        basis = f"a ZeroDivisionError in verl's code, and this run set {' and '.join(zeros)} to 0"
+        value = overrides[zeros[0]].strip("'\" ")
+        basis = f"{an(exc.type)} in verl's code, and this run set {' and '.join(zeros)} to {value}"
         if leaf in _GPU_COUNT_KEYS:
             return self._credit(line, Fallback("CFG003", {"zero_count": zeros[0]}, basis))
-        code = "CFG004" if "batch" in leaf else "CFG014"
-        return self._credit(line, Fallback(code, {"options": ", ".join(zeros)}, basis))
+        return self._credit(line, Fallback("CFG014", {"options": ", ".join(zeros), "value": value}, basis))
 
     def _removed_option_set(self, line: Line, exc: ExceptionLine) -> bool:
         """A library saying an argument it no longer has (`Cluster-wide storage configuration has
@@ -649,31 +644,10 @@ class ExceptionReadings:
             for k in self.context.overrides
             if is_option_name(leaf := k.rsplit(".", 1)[-1]) and re.search(rf"\b{re.escape(leaf)}\b", line.raw)
         ]
-        named = "naming"
-        if not keys and _NOT_BUILT.search(exc.message) and self._raised_by_verl(line):
-            keys = self._overrides_switching(exc.message)
-            named = "refusing what"
         if not keys or len(keys) > 2:
             return False
-        basis = f"{an(exc.type)} {named} {' and '.join(keys)}, which this run set"
+        basis = f"{an(exc.type)} naming {' and '.join(keys)}, which this run set"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
-
-    def _raised_by_verl(self, line: Line) -> bool:
-        raised_in = self._raising_frame(line)
-        return raised_in is not None and raised_in.package == "verl"
-
-    def _overrides_switching(self, message: str) -> list[str]:
-        """The overrides a refusal of a feature speaks of by a word of their own: a part of the
-        key's last name (`load from hdfs is not implemented yet` for trainer.default_hdfs_dir) or
-        the scheme of its value (`hdfs://...`)."""
-        words = {w for w in _WORD.findall(message.lower()) if w not in _COMMON_PARTS}
-        found = []
-        for key, value in self.context.overrides.items():
-            parts = set(key.rsplit(".", 1)[-1].lower().split("_")) - _COMMON_PARTS
-            scheme = value.split("://", 1)[0].lower() if "://" in value else ""
-            if parts & words or (scheme and scheme in words):
-                found.append(key)
-        return found
 
     def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
         """An exception raised in the user's own file that the run named (the reward function's
@@ -956,7 +930,17 @@ class ExceptionReadings:
             return False
         from verl_doctor.engine.fallbacks import Fallback
 
-        return self._credit(line, Fallback("FLOW012", {}, f"{exc.type} raised while {phase}"))
+        # (verl before 0.5 copies the model folder's generation_config.json into each checkpoint)
+        groups = {"genconfig": _GENERATION_CONFIG} if _GENERATION_CONFIG in exc.message else {}
+        return self._credit(line, Fallback("FLOW012", groups, f"{exc.type} raised while {phase}"))
+
+    def _generation_config_missing_while_saving(self, line: Line, exc: ExceptionLine) -> bool:
+        """transformers finding no generation_config.json in the model folder is the save itself
+        failing when a save_checkpoint frame runs (before the path the run set is blamed); loaded
+        anywhere else (an eval script, a Hub repo) it is that folder's or repo's content."""
+        if _GENERATION_CONFIG not in exc.message:
+            return False
+        return self._file_error_while_saving(line, exc, self._phase_for(line)[0])
 
     def _unreadable_while_resuming(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
         """An error of the reader itself (torch.load's unpickling, safetensors, torch's distributed

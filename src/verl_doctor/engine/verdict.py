@@ -73,7 +73,7 @@ _STATEMENT = lazy_compile(r"\b(?:raise|assert)\b|\bf[\"']")
 F_STRING_FIELD = lazy_compile(r"\{[\w.\[\]'\"!:]*\}")  # an f-string's field, as source code prints it
 
 
-def _template_in_source(text: str, match: Any) -> bool:
+def template_in_source(text: str, match: Any) -> bool:
     fields = [v for v in match.groupdict().values() if v and F_STRING_FIELD.match(v)]
     return bool(fields) and _STATEMENT.search(text, 0, match.start()) is not None
 
@@ -237,7 +237,7 @@ class Classifier:
                 match = self._run(rule, rule.signature_re(i), text, line, v)
                 if match:
                     break
-            if match and not self.excluded(rule, text, line, v) and not _template_in_source(text, match):
+            if match and not self.excluded(rule, text, line, v) and not template_in_source(text, match):
                 v.sigs.append((rule, _spans(match), rule.is_warning(i)))
                 hit_any = True
             else:

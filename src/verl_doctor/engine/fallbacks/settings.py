@@ -64,6 +64,7 @@ from verl_doctor.engine.fallbacks.wording import (
     REPR_SHOWN,
     SAMPLE_ROLES,
     SECTION_MISSING,
+    SERVER_ANSWER_SHORT,
     SUPPORT,
     UNSUPPORTED,
     USE_ANOTHER,
@@ -88,6 +89,8 @@ _SETTINGS_CHECK_FUNC = lazy_compile(
 
 
 _URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
+# verl's Triton and fused kernels (verl/utils/kernel/): code, not a place that reads the config.
+_KERNEL_CODE = lazy_compile(r"(?:^|/)verl/utils/kernel/")
 _CONFIG_PATH = lazy_compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
@@ -255,10 +258,13 @@ def _config_check(
         or CODE_OBJECT_REFUSED.search(message)
         or IMPLEMENT_IT.search(message)
         or INSTALL_ADVICE.search(message)
+        or SERVER_ANSWER_SHORT.search(message)
         # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
         or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
     ):
         return None
+    if package == "verl" and _KERNEL_CODE.search(p) and not options:
+        return None  # verl's kernels check the tensors and arguments their callers hand them
     if WEIGHTS_FORMAT_REFUSED.search(message):
         # the model folder's weights are in a format the loader does not read (mbridge and
         # safetensors-only loaders refusing `pytorch_model-*.bin`)

@@ -226,6 +226,12 @@ INTERNAL_BUG = lazy_compile(
 )
 
 
+# A download that found the server's answer short of what it needs (huggingface_hub's `etag must
+# have been retrieved from server`, behind a proxy or mirror that drops headers): the network's
+# doing, whichever config class was loading the model when it happened.
+SERVER_ANSWER_SHORT = lazy_compile(r"\bmust have been retrieved from (?:the )?server\b")
+
+
 # A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
 FILE_DOES_NOT_PARSE = lazy_compile(
     r"\bInvalid (?:JSON|YAML|TOML)\b|\bExpecting (?:'.' delimiter|value|property name)|"
