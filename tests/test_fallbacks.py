@@ -3053,7 +3053,7 @@ def test_a_setting_given_as_none_that_a_check_then_refuses_is_hydras_null() -> N
     # given as null (or set to a number), the check means what it says
     for value in ("null", "4"):
         other = text.replace("ppo_micro_batch_size=None", f"ppo_micro_batch_size={value}")
-        assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG004"
+        assert diagnose_text(other, _CATALOG).findings[0].rule == "CFG014"
 
 
 def test_an_interpolation_to_a_key_no_verl_config_has_is_the_interpolation_written_wrong() -> None:
