@@ -374,12 +374,14 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "/opt/verl/verl/single_controller/base/worker_group.py",
         ),
         ("AssertionError: 15 != 16", "/opt/verl/verl/utils/seqlen_balancing.py"),
-        # verl's kernels checking what their callers hand them.
+        # verl's kernels and helpers checking what their callers hand them.
         (
             "AssertionError: reduction must be a str, but got <class 'NoneType'>",
             "/opt/verl/verl/utils/kernel/linear_cross_entropy.py",
         ),
         ("AssertionError: Expected 2D tensor, got 3D", "/opt/verl/verl/utils/kernel/fp8_kernel.py"),
+        # verl's FSDP helpers checking the module their caller hands them
+        ("AssertionError: Only support root model offloading to CPU", "/opt/verl/verl/utils/fsdp_utils.py"),
         # a download behind a proxy that dropped the Hub's headers, while verl's model config loads
         (
             "AssertionError: expected_size must have been retrieved from server",
@@ -4526,8 +4528,10 @@ def test_the_kind_of_object_a_function_needs_is_no_setting() -> None:
         "fsdp_merge_unmerge",
     )
     assert diagnose_text(log, _CATALOG).findings == ()
-    # a value shown without an object's kind is still read as a setting verl refused
-    shown = log.replace("requires FSDP module, got version 0", "requires version 1 or 2, got version 0")
+    # a value shown without an object's kind, where verl reads its settings, is a setting verl refused
+    shown = log.replace(
+        "requires FSDP module, got version 0", "requires version 1 or 2, got version 0"
+    ).replace("verl/utils/fsdp_utils.py", "verl/workers/fsdp_workers.py")
     assert [f.rule for f in diagnose_text(shown, _CATALOG).findings] == ["CFG014"]
 
 

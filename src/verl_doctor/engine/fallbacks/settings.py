@@ -89,8 +89,9 @@ _SETTINGS_CHECK_FUNC = lazy_compile(
 
 
 _URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
-# verl's Triton and fused kernels (verl/utils/kernel/): code, not a place that reads the config.
-_KERNEL_CODE = lazy_compile(r"(?:^|/)verl/utils/kernel/")
+# verl's Triton and fused kernels and its FSDP/Megatron helpers (offloading, loading, broadcasting
+# modules): code that checks what its callers hand it, not a place that reads the config.
+_CODE_HELPERS = lazy_compile(r"(?:^|/)verl/utils/(?:kernel/|fsdp_utils\.py$|megatron_utils\.py$)")
 _CONFIG_PATH = lazy_compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
@@ -263,8 +264,8 @@ def _config_check(
         or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
     ):
         return None
-    if package == "verl" and _KERNEL_CODE.search(p) and not options:
-        return None  # verl's kernels check the tensors and arguments their callers hand them
+    if package == "verl" and _CODE_HELPERS.search(p) and not options:
+        return None
     if WEIGHTS_FORMAT_REFUSED.search(message):
         # the model folder's weights are in a format the loader does not read (mbridge and
         # safetensors-only loaders refusing `pytorch_model-*.bin`)
