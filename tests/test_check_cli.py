@@ -71,7 +71,7 @@ def test_key_moved_between_versions_is_named(base: list[str]) -> None:
     [
         ("data.train_batch_size=2", "CFG004"),
         ("trainer.n_gpus_per_node=3", "CFG004"),
-        ("actor_rollout_ref.rollout.log_prob_micro_batch_size=2", "CFG004"),
+        ("actor_rollout_ref.rollout.log_prob_micro_batch_size=2", "CFG014"),
         ("actor_rollout_ref.actor.loss_agg_mode=token-avg", "CFG014"),
         ("actor_rollout_ref.actor.ppo_mini_batch_size=four", "CFG014"),
         ("trainer.nnodes=1.5", "CFG004"),

@@ -382,6 +382,8 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
         ("AssertionError: Expected 2D tensor, got 3D", "/opt/verl/verl/utils/kernel/fp8_kernel.py"),
         # verl's FSDP helpers checking the module their caller hands them
         ("AssertionError: Only support root model offloading to CPU", "/opt/verl/verl/utils/fsdp_utils.py"),
+        # verl's worker groups checking the calls a recipe's own code makes
+        ("ValueError: Fail to set method_name generate", "/opt/verl/verl/single_controller/ray/base.py"),
         # a download behind a proxy that dropped the Hub's headers, while verl's model config loads
         (
             "AssertionError: expected_size must have been retrieved from server",
@@ -2586,9 +2588,7 @@ def test_a_config_section_said_missing_is_a_missing_value() -> None:
     ],
 )
 def test_verl_refusals_in_more_words(message: str, code: str) -> None:
-    first = diagnose_text(
-        _tb(message, "/opt/verl/verl/single_controller/ray/base.py", "_create_worker"), _CATALOG
-    )
+    first = diagnose_text(_tb(message, "/opt/verl/verl/workers/fsdp_workers.py", "_create_worker"), _CATALOG)
     assert first.findings and first.findings[0].rule == code
 
 

@@ -343,9 +343,10 @@ def _exclusive(config: Config, n: _Numbers, section: str, param: str, cite: str)
 
 
 def _both(config: Config, old: str, new: str, cite: str) -> Issue:
+    # (a value verl refuses, as `explain` reads verl's "You have set both ...": not batch arithmetic)
     return _issue(
         config,
-        "CFG004",
+        "CFG014",
         (old, new),
         f"both `{old}` and `{new}` are set; verl accepts only the per-GPU one (the other is deprecated)",
         (f"{old}=null",),

@@ -89,9 +89,12 @@ _SETTINGS_CHECK_FUNC = lazy_compile(
 
 
 _URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
-# verl's Triton and fused kernels and its FSDP/Megatron helpers (offloading, loading, broadcasting
-# modules): code that checks what its callers hand it, not a place that reads the config.
-_CODE_HELPERS = lazy_compile(r"(?:^|/)verl/utils/(?:kernel/|fsdp_utils\.py$|megatron_utils\.py$)")
+# verl's Triton and fused kernels, its FSDP/Megatron helpers (offloading, loading, broadcasting
+# modules) and its single controller (worker groups, dispatch, resource pools): code that checks
+# what its callers hand it, not a place that reads the config.
+_CODE_HELPERS = lazy_compile(
+    r"(?:^|/)verl/(?:utils/(?:kernel/|fsdp_utils\.py$|megatron_utils\.py$)|single_controller/)"
+)
 _CONFIG_PATH = lazy_compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
