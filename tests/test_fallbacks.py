@@ -1108,6 +1108,13 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__post_init__",
             "CFG010",
         ),
+        # one option needed to use another that was turned on: the pair as set, not a value left out
+        (
+            "ValueError: moe_expert_capacity_factor must be set to use moe_pad_expert_input_to_capacity",
+            "/usr/local/lib/python3.10/dist-packages/megatron/core/transformer/transformer_config.py",
+            "__post_init__",
+            "CFG014",
+        ),
         # the value the check got, shown after it: `but gets X`
         (
             "ValueError: level only supports level0, 1, 2, and level_none, but gets Level1",

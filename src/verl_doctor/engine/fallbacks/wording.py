@@ -283,7 +283,9 @@ NOT_AN_OPTION = frozenset(
 
 
 MISSING = lazy_compile(
-    r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)(?! as an? )|"
+    # (`x must be set to use y`: y, a feature turned on, does not go with how x is set)
+    r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)"
+    r"(?! as an? |(?: in order)? to use\b)|"
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
     r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
