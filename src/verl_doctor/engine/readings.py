@@ -600,7 +600,7 @@ class ExceptionReadings:
                 for k, v in overrides.items()
                 if _NO_SIZE.match(v.strip("'\" "))
                 and "batch_size" in (leaf := k.rsplit(".", 1)[-1])
-                and re.search(rf"\b{leaf}\b", said)
+                and re.search(rf"\b{re.escape(leaf)}\b", said)
             ]
         if not zeros or len(zeros) > 2:
             return False
