@@ -402,6 +402,17 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "ValueError: `attention_mask` passed to `generate` must be 2D.",
             f"{_SITE}/transformers/generation/utils.py",
         ),
+        # verl's dynamic sampling giving up on data that is too hard: the rows, not max_num_gen_batches
+        (
+            "ValueError: num_gen_batches=10 >= max_num_gen_batches=10. Generated too many. Please check "
+            "if your data are too difficult. You could also try set max_num_gen_batches=0 to enable endless trials.",
+            "/opt/verl/recipe/dapo/dapo_ray_trainer.py",
+        ),
+        # a batch handed where the code takes one item
+        (
+            "AssertionError: RewardLoopWorker only support single data item",
+            "/opt/verl/verl/experimental/reward_loop/reward_loop.py",
+        ),
     ],
 )
 def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
@@ -1277,6 +1288,28 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "/opt/verl/verl/workers/config/model.py",
             "__post_init__",
             "CFG017",
+        ),
+        # a model split refused without another (`Can not use X without Y`): the parallel layout
+        (
+            "ValueError: Can not use sequence paralllelism without tensor parallelism",
+            "/usr/local/lib/python3.12/dist-packages/megatron/core/model_parallel_config.py",
+            "__post_init__",
+            "CFG010",
+        ),
+        # a feature refused unless another is on, in a config class: the value set
+        (
+            "ValueError: Cannot defer embedding wgrad compute when gradient accumulation fusion is not used",
+            "/usr/local/lib/python3.12/dist-packages/megatron/core/model_parallel_config.py",
+            "__post_init__",
+            "CFG014",
+        ),
+        # an option a release removed, refused when it is set anyway
+        (
+            "ValueError: moe_router_topk_limited_devices is deprecated and replaced by "
+            "moe_router_group_topk and moe_router_num_groups.",
+            "/usr/local/lib/python3.12/dist-packages/megatron/core/transformer/transformer_config.py",
+            "__post_init__",
+            "CFG014",
         ),
         # or holds more of it than the one verl reads
         (
@@ -4589,3 +4622,22 @@ def test_a_model_folder_without_generation_config_fails_a_save_only_under_a_save
         last=last,
     )
     assert "FLOW012" not in [f.rule for f in diagnose_text(evaluating, _CATALOG).findings]
+
+
+def test_a_gateway_answering_for_a_dead_server_leads_nothing(run_cli) -> None:
+    """A 502 from the router in front of a reward-model server is a client that lost its server:
+    the retries verl gave up on say the engine died, and they lead (the exception stays listed)."""
+    log = (
+        "(RewardLoopWorker pid=61842, ip=10.0.0.3) [Attempt 16/16] Request to http://10.0.0.3:37215/classify "
+        "failed with HTTP 502: 502, message='Bad Gateway', url='http://10.0.0.3:37215/classify'. Retrying...\n"
+        "(RewardLoopWorker pid=61842, ip=10.0.0.3) Max retries (16) reached for request to "
+        "http://10.0.0.3:37215/classify.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/experimental/reward_loop/reward_loop.py", line 191, in _post_request\n'
+        "    raise last_exception\n"
+        "aiohttp.client_exceptions.ClientResponseError: 502, message='Bad Gateway', "
+        "url='http://10.0.0.3:37215/classify'\n"
+    )
+    result = run_cli(["explain", "--format", "json", "-"], stdin=log.encode())
+    report = json.loads(result.stdout)
+    assert [f["rule"] for f in report["findings"]] == ["FLOW013"]

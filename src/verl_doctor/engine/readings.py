@@ -173,6 +173,11 @@ _PEER_LOST = frozenset(
 )
 
 
+# An HTTP answer from a router or proxy whose server behind it is gone (`502, message='Bad
+# Gateway'`): what a client of a dead engine reads, like a lost connection.
+_GATEWAY_LOST = lazy_compile(r"^\s*50[234]\b|\b(?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b")
+
+
 @record
 class Unknown:
     line: Line
@@ -786,7 +791,9 @@ class ExceptionReadings:
         """Whether an exception only says the process at the other end went away: a client's lost
         connection, or a message cut short while it was received (`pickle data was truncated` in
         a socket's recv: the sender died mid-send)."""
-        if exc.type in _PEER_LOST:
+        if exc.type in _PEER_LOST or (
+            exc.type.endswith(("ClientResponseError", "HTTPError")) and _GATEWAY_LOST.search(exc.message)
+        ):
             return True
         if not (exc.type.endswith("UnpicklingError") and "truncated" in exc.message):
             return False

@@ -27,6 +27,7 @@ from verl_doctor.engine.fallbacks.wording import (
     COUNT_LEFT_AT_ZERO,
     CUSTOM_CODE_REFUSED,
     CUSTOM_FILE,
+    DATA_BLAMED,
     DIRECTS_AN_OPTION,
     DIVIDE,
     EMPTY_VALUE,
@@ -263,6 +264,7 @@ def _config_check(
         or IMPLEMENT_IT.search(message)
         or INSTALL_ADVICE.search(message)
         or SERVER_ANSWER_SHORT.search(message)
+        or DATA_BLAMED.search(message)
         # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
         or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
     ):

@@ -105,7 +105,7 @@ UNSUPPORTED = lazy_compile(
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
     r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
     r"\bonly (?:works?|compatible) (?:with|for|when|if|on)\b|"
-    r"\bcan(?:not|'t) be used (?:with|together|when)\b|"
+    r"\bcan(?:not|'t) be used (?:with|together|when)\b|\bcan ?not use\b[^.]{0,80}\bwithout\b|"
     # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`,
     # `not support vpp now`
     r"\bnot supports\b|\b(?:is|are) not support\b|^not (?:yet )?support\b|"
@@ -178,9 +178,16 @@ ABOUT_DATA_OR_CODE = lazy_compile(
     # release spelt it, not a setting the run was given.
     r"\bgot an unexpected keyword argument\b|\bmissing \d+ required (?:positional|keyword-only) argument|"
     r"\btakes (?:from )?\d+ (?:to \d+ )?positional arguments? but\b|"
-    r"\bgot multiple values for (?:keyword )?argument\b",
+    r"\bgot multiple values for (?:keyword )?argument\b|"
+    # a batch handed where one item goes (`RewardLoopWorker only support single data item`)
+    r"\bonly supports? (?:a )?single data item\b",
     re.I,
 )
+
+
+# A message that blames the data itself (verl's dynamic sampling giving up: `Generated too many.
+# Please check if your data are too difficult.`): what the rows hold, not a setting's value.
+DATA_BLAMED = lazy_compile(r"\bdata (?:is|are) too (?:difficult|hard|easy)\b", re.I)
 
 
 # An object of a class of some module where the code wanted another (`must be a dict, got
@@ -401,8 +408,13 @@ COMPARED = lazy_compile(
 
 REFUSED = lazy_compile(
     r"\bis not (?:an? )?(?:built-?in|known|registered|predefined)\b|\b(?:is|are) (?:zero|negative)$|"
-    # a feature refused without another setting: `Unable to use nsight profiling unless workers run with Ray`
-    r"\b(?:unable to|cannot|can't) use\b[^.]{0,80}\bunless\b|"
+    # a feature refused without another setting: `Unable to use nsight profiling unless workers run with Ray`,
+    # `Can not use sequence parallelism without tensor parallelism`, `Cannot defer embedding wgrad
+    # compute when gradient accumulation fusion is not used`
+    r"\b(?:unable to|can ?not|can't) (?:use|enable|defer|combine|apply|run)\b"
+    r"[^.]{0,80}\b(?:unless|without|when)\b|"
+    # an option a release removed, set anyway: `x is deprecated and replaced by y`
+    r"\b(?:is|are|has been) deprecated\b[^.]{0,40}\b(?:replaced|in favou?r of|use|instead)\b|"
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
