@@ -413,6 +413,16 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "AssertionError: RewardLoopWorker only support single data item",
             "/opt/verl/verl/experimental/reward_loop/reward_loop.py",
         ),
+        # the names code gave Ray actors
+        (
+            "AssertionError: invalid actor name: Tq8ZWorkerDict_0",
+            "/opt/verl/verl/workers/rollout/sglang_rollout/async_sglang_server.py",
+        ),
+        # a member of the library's own enum: its state, not a setting's value
+        (
+            "ValueError: Invalid forward mode: ForwardMode.IDLE",
+            f"{_SITE}/sglang/srt/model_executor/model_runner.py",
+        ),
     ],
 )
 def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
@@ -1309,6 +1319,20 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "moe_router_group_topk and moe_router_num_groups.",
             "/usr/local/lib/python3.12/dist-packages/megatron/core/transformer/transformer_config.py",
             "__post_init__",
+            "CFG014",
+        ),
+        # an engine feature a rollout setting switches on, refused for this model
+        (
+            "NotImplementedError: Prefix caching is not supported for Mamba yet.",
+            "/usr/local/lib/python3.12/dist-packages/vllm/v1/worker/gpu_model_runner.py",
+            "get_kv_cache_spec",
+            "CFG014",
+        ),
+        # a choice named in code's spelling, refused for this model
+        (
+            "ValueError: trtllm_mla backend can only be used with MLA models.",
+            "/usr/local/lib/python3.12/dist-packages/sglang/srt/model_executor/model_runner.py",
+            "_get_attention_backend_from_str",
             "CFG014",
         ),
         # or holds more of it than the one verl reads

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from verl_doctor.common.records import replace
+from verl_doctor.engine.flattened import FLAT_MIN, flattened_pieces
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
     NEW_RECORD,
@@ -169,6 +170,15 @@ class LineScanner:
         line = normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked, before)
         return replace(line, cut=True) if cut else line
 
+    def _pieces(self, line_no: int, pieces: list[str]) -> Iterator[Line]:
+        """The lines a flattened traceback was cut back into, each followed by the ones after it."""
+        for i, piece in enumerate(pieces):
+            follow = "\n".join(pieces[i + 1 :]).encode()[:FOLLOW_BYTES]
+            if self._waiting:
+                self._waiting.append([line_no, piece, None, follow, True, None, None, b"", False])
+            else:
+                yield self._line(line_no, piece, None, follow, None, None)
+
     def _may_match(self, raw: str) -> tuple[str, bytes | None] | None:
         """`raw` without colour codes (and its digit-masked form, when short enough to be
         remembered), or None when no literal can occur in the normalized segment: most anchor
@@ -281,6 +291,14 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
+            if count_lines and lo == ls and hi == le and hi - lo >= FLAT_MIN:
+                pieces = flattened_pieces(strip_ansi(raw))
+                if pieces is not None:
+                    # A traceback whose line ends a paste lost: each piece is read as the line it
+                    # was, numbered by the line that holds them all.
+                    taken_end = le
+                    yield from self._pieces(line_no, pieces)
+                    continue
             plans = self._plans
             if plans and prefix is None and not self._waiting:
                 plain = strip_ansi(raw)

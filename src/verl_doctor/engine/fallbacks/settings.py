@@ -31,6 +31,7 @@ from verl_doctor.engine.fallbacks.wording import (
     DIRECTS_AN_OPTION,
     DIVIDE,
     EMPTY_VALUE,
+    ENGINE_FEATURE,
     ENGINE_FLAG,
     ENV_VARIABLE,
     FEATURE_SWITCHED,
@@ -87,6 +88,10 @@ _SETTINGS_CHECK_FUNC = lazy_compile(
     r"unsupported|resource|feature|world_size|alignment)|config\w*(?:check|validat)|sanity",
     re.I,
 )
+
+
+# A member of a library's enum (`ForwardMode.IDLE`): its own state, never a setting's spelling.
+_ENUM_MEMBER = lazy_compile(r"\b[A-Z][A-Za-z0-9]+\.[A-Z][A-Z0-9_]+\b")
 
 
 _URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
@@ -376,8 +381,9 @@ def _config_check(
                 A_SETTING_NAMED.search(message)
                 or MODEL_PARALLEL.search(message)
                 or DIRECTS_AN_OPTION.search(message)
-                # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`)
-                or (A_CHOICE.search(message) and VALUE_SHOWN.search(message))
+                # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`),
+                # or named in code's spelling (`trtllm_mla backend can only be used with MLA models`)
+                or (A_CHOICE.search(message) and (VALUE_SHOWN.search(message) or _names_an_option(message)))
                 # an option in code's spelling with the value refused (`requires kv_cache_dtype 'auto'
                 # or 'fp8', got 'fp8_e5m2'`), whatever model words come with it
                 or (VALUE_SHOWN.search(message) and _names_an_option(message))
@@ -388,6 +394,8 @@ def _config_check(
                 # a feature the run switched, in words (`Disabling sliding window is not supported for
                 # models with rope_scaling`)
                 or FEATURE_SWITCHED.search(message)
+                # an engine feature a rollout setting switches on, refused for this model
+                or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
                 # verl saying what it does not support (a model's layout, a feature with another)
                 or (package == "verl" and _verl_does_not_support(message))
             )
@@ -463,6 +471,17 @@ def _config_check(
                 or parallel_sizes
                 or in_settings_code
                 or IN_A_CONFIG.search(message)
+                # a named choice refused with the value given (`Unknown distributed executor
+                # backend: multiprocessing`): the value of an option, wherever it is looked up
+                # (not a member of the library's own enum, `Invalid forward mode: ForwardMode.IDLE`)
+                or (
+                    A_CHOICE.search(message)
+                    and VALUE_SHOWN.search(message)
+                    and not _ENUM_MEMBER.search(message)
+                )
+                # (an engine feature a rollout setting switches on, refused: `Prefix caching is not
+                # supported for Mamba yet`)
+                or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
                 # (`worded` above: the message refuses something)
                 or _STARTUP_FUNC.search(func)
                 or _STARTUP_FUNC.search(caller)

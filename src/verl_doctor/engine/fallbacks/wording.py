@@ -180,7 +180,9 @@ ABOUT_DATA_OR_CODE = lazy_compile(
     r"\btakes (?:from )?\d+ (?:to \d+ )?positional arguments? but\b|"
     r"\bgot multiple values for (?:keyword )?argument\b|"
     # a batch handed where one item goes (`RewardLoopWorker only support single data item`)
-    r"\bonly supports? (?:a )?single data item\b",
+    r"\bonly supports? (?:a )?single data item\b|"
+    # the names Ray actors were given by code (`invalid actor name: ...WorkerDict_0`)
+    r"\binvalid actor name\b",
     re.I,
 )
 
@@ -582,6 +584,15 @@ MODEL_FAMILY = lazy_compile(
 
 
 FEATURE_SWITCHED = lazy_compile(r"^(?:\[[\w.-]+\] )?(?:Disabling|Enabling|Turning (?:on|off)) [a-z]")
+
+
+# A feature of a rollout engine that one of verl's rollout settings switches on, named in words
+# (`Prefix caching is not supported for Mamba yet`: rollout.enable_prefix_caching).
+ENGINE_FEATURE = lazy_compile(
+    r"\b(?:prefix[ -]caching|chunked[ -]prefill|cuda[ -]?graphs?|sleep[ -]mode|speculative decoding|"
+    r"fp8 kv[ -]cache)\b",
+    re.I,
+)
 
 
 # What a thing does not support (`Dynamic CP does not support distillation`): its object.
