@@ -711,7 +711,8 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
         "__getitem__",
         'assert messages[0]["role"] == "system", "System message should be the first message"',
     )
-    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+    # (the roles of a sample's messages out of their place: the row, CFG012, never a setting)
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG012"]
 
 
 @pytest.mark.parametrize(

@@ -185,9 +185,19 @@ class Analyzer(ExceptionReadings):
         if line.is_config:
             return []
         fr = verdict.frame_of(text)
+        whole: Frame | None = None  # a frame a hard wrap cut, read whole across the lines
+        if line.before and 'File "' not in text:
+            # (the rest of a frame whose start, `File "/.../ray/_private`, a wrap left on the line
+            # before: `/runtime_env/validation.py", line 447, in ...` alone names another path)
+            whole = self._frame_begun_before(line)
+            fr = whole or fr
         follow = line.follow
         tail_until = self._frame_tail_until.get(line.source, -1)
-        if fr is not None and tail_until >= line.number and _RELATIVE.match(fr.path):
+        if (
+            fr is not None
+            and tail_until >= line.number
+            and ('File "' not in text or _RELATIVE.match(fr.path))
+        ):
             fr = None  # the rest of a frame a wrap cut inside its path, read whole on the line before
         elif follow and (
             _CUT_FRAME.search(text)
@@ -197,6 +207,7 @@ class Analyzer(ExceptionReadings):
             fr, follow, used = self._wrapped_frame(line, fr)
             if used:
                 tail_until = self._frame_tail_until[line.source] = line.number + used
+                whole = fr
         ends = max(line.number, tail_until)
         if fr is not None:
             if fr.is_verl:
@@ -253,6 +264,8 @@ class Analyzer(ExceptionReadings):
             if spans is not None:
                 if rule.exclude_res and line.follow and self._excluded_in(rule, line, self._joined(line)):
                     continue
+                if rule.exclude_res and line.before and self._excluded_after_wrap(rule, line):
+                    continue
                 if "has no attribute" in text and self._name_held_in_a_variable(line, rule.id):
                     continue
                 if rule.id == "ENV009" and self._missing_by_its_own_words(line, text, spans):
@@ -269,6 +282,8 @@ class Analyzer(ExceptionReadings):
                 code = self._clue(rule, t, line, verdict)
                 if code:
                     new.append(code)
+        if whole is not None:
+            new += self._clues_of_whole_frame(line, whole)
         for ri in verdict.facts:
             self._fact(ri, line, verdict)
         if not hit_any and fr is None:
@@ -399,6 +414,46 @@ class Analyzer(ExceptionReadings):
         if key not in self._echo_keys and len(self._echo_keys) < MAX_ECHOES:
             self._echo_keys.add(key)
             self._echoes.append((line, inner))
+
+    def _clues_of_whole_frame(self, line: Line, fr: Frame) -> list[str]:
+        """The clue parts a frame matches as printed (`File "...", line 334, in update_params`),
+        when a hard wrap cut it (`... in upda` / `te_params`) and no piece of it matched them."""
+        whole = f'File "{fr.path}", line {fr.line}, in {fr.func}'
+        verdict = self.memo.verdict(whole, False, line)
+        if verdict is None:
+            return []
+        read = replace(line, text=whole)
+        codes = []
+        for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
+            if hit:
+                code = self._clue(rule, t, read, verdict)
+                if code:
+                    codes.append(code)
+        return codes
+
+    def _frame_begun_before(self, line: Line) -> Frame | None:
+        """The frame a hard wrap began on the line before this one (which held no literal, so
+        it reached the analysis only as this line's `before`), read whole; None when that line
+        is no frame cut short."""
+        start = strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
+        if not _CUT_FRAME.search(start):
+            return None
+        for sep in ("", " "):
+            joined = start + sep + line.text.rstrip()
+            m = frame_match(joined)
+            if m is not None and m.end() == len(joined):
+                return Frame(m.group("path"), int(m.group("line")), m.group("func"))
+        return None
+
+    def _excluded_after_wrap(self, rule: Rule, line: Line) -> bool:
+        """Whether what the rule excludes began on the line before, which a hard wrap cut into
+        this one (`... UserWarning: torchtitan eng` / `ine is not available: ModuleNotFoundError
+        (...)`): the message this line goes on is the excluded one."""
+        raw = strip_ansi(line.raw)
+        if NEW_RECORD.match(raw):
+            return False
+        start = strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
+        return self._excluded_in(rule, line, [start + raw, start + " " + line.text])
 
     def _excluded_in(self, rule: Rule, line: Line, variants: list[str]) -> bool:
         """Whether a joined reading of a wrapped message is what the rule excludes (a message

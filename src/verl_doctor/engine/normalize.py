@@ -194,6 +194,14 @@ def normalize(
     return Line(source, number, text, raw, worker, repeats, is_config, follow, before)
 
 
+def message_of(text: str) -> str:
+    """A line's message as `normalize` reads it, for code that reads the raw lines after a
+    candidate (a frame's source line): no colour codes, worker or time prefixes, Markdown quote,
+    or the `\r` of a CRLF file."""
+    text = strip_ansi(text).rstrip("\r")
+    return text[_prefix_spans(text)[1] :].strip()
+
+
 def _by_recipe(text: str) -> bool:
     """Whether `text` (a whole line) is normalized by its recipe: all but what normalizing
     rewrites in the middle."""
@@ -243,12 +251,17 @@ def _span(m: re.Match[str], group: str, offset: int) -> Span:
     return None if s < 0 else (s + offset, e + offset)
 
 
+# Indentation before a worker's prefix: a log pasted as a Markdown code block (four spaces).
+_INDENTED_WORKER = lazy_compile(r"[ \t]+(?=\((?:[\w.:-]+,? )?(?:pid|ip)=|\[rank\d+\]:)")
+
+
 def _prefix_spans(text: str) -> tuple[tuple[Span, Span, Span, Span, Span] | None, int]:
     """Spans of (actor, pid, ip, rank, outer actor) in the line's prefixes, or None when no
     worker is named, and where the message starts."""
     actors: list[tuple[Span, Span, Span]] = []
     rank: Span = None
-    pos = 0
+    lead = _INDENTED_WORKER.match(text)  # (a paste indented as a Markdown code block)
+    pos = lead.end() if lead else 0
     for _ in range(12):
         m = _PREFIXES.match(text, pos)
         if not m or m.end() == pos:

@@ -26,6 +26,7 @@ from verl_doctor.engine.normalize import (
     SRUN_LABEL,
     WRAPPED_WIDTH,
     Line,
+    message_of,
     strip_ansi,
 )
 from verl_doctor.engine.verdict import Verdict, VerdictMemo, groups_at
@@ -267,7 +268,7 @@ def _word_in(word: str, text: str) -> bool:
 def _code_line(follow: str, any_statement: bool = False) -> str:
     """The first line after a traceback frame: the source line Python printed for it (only an
     `assert` or `raise` unless `any_statement`)."""
-    first = PREFIX.sub("", follow.lstrip("\n").split("\n", 1)[0]).strip()
+    first = message_of(follow.lstrip("\n").split("\n", 1)[0])
     if first.startswith(('File "', "Traceback ")):
         return ""  # no source line was printed
     return first if any_statement or first.startswith(("assert ", "raise ")) else ""
@@ -806,7 +807,7 @@ class ExceptionReadings:
         `ValueError('...')`: that refusal, in that config module, is verl's config check speaking;
         an error it cannot place is kept as an unknown exception, not dropped with the wrapper."""
         target = _HYDRA_TARGET.search(line.text)
-        inner_text = PREFIX.sub("", line.follow.lstrip("\n").split("\n", 1)[0])
+        inner_text = message_of(line.follow.lstrip("\n").split("\n", 1)[0])
         inner = _INNER_CALL.match(inner_text)
         if target is None or inner is None:
             return
@@ -894,7 +895,7 @@ class ExceptionReadings:
         cls = _VALIDATION_FOR.search(line.text)
         if cls is None:
             return False
-        after = [PREFIX.sub("", ln).strip() for ln in line.follow.lstrip("\n").split("\n")[:3]]
+        after = [message_of(ln) for ln in line.follow.lstrip("\n").split("\n")[:3]]
         refusal = _VALIDATOR_SAID.match(after[0])
         if refusal is not None:
             exc_type = "AssertionError" if refusal["kind"] == "Assertion failed" else "ValueError"

@@ -211,27 +211,31 @@ class LineScanner:
         literals = self.literals
         assert literals is not None
         text = strip_ansi(raw)
-        if (
-            before
-            and not NEW_RECORD.match(text)
-            and _kept(strip_ansi(before.decode("utf-8", "replace")) + text, literals)
-        ):
-            return True
-        if hi != le or len(raw) < WRAPPED_WIDTH or le >= end:
+        # (a terminal's wrap keeps every character; a page's word wrap drops the space it cut at)
+        if before and not NEW_RECORD.match(text):
+            start = strip_ansi(before.decode("utf-8", "replace")).rstrip("\r")
+            if _kept(start + text, literals) or _kept(start + " " + text, literals):
+                return True
+        if not (hi == le or (hi == le - 1 and buf[hi] == 13)) or len(raw) < WRAPPED_WIDTH or le >= end:
             return False
         stop = min(end, le + 1 + FOLLOW_BYTES)
         nxt = buf.find(b"\n", le + 1, stop)
-        after = strip_ansi(bytes(buf[le + 1 : nxt if nxt >= 0 else stop]).decode("utf-8", "replace"))
+        after = strip_ansi(bytes(buf[le + 1 : nxt if nxt >= 0 else stop]).decode("utf-8", "replace")).rstrip(
+            "\r"
+        )
         if NEW_RECORD.match(after) or _kept(after, literals):
             return False
-        if _kept(text + after, literals):
+        if _kept(text + after, literals) or _kept(text + " " + after, literals):
             return True
         # A message wrapped over three lines: the literal may start on the line after that one.
         if nxt < 0 or len(after) < WRAPPED_WIDTH:
             return False
         nxt2 = buf.find(b"\n", nxt + 1, stop)
         third = strip_ansi(bytes(buf[nxt + 1 : nxt2 if nxt2 >= 0 else stop]).decode("utf-8", "replace"))
-        return not NEW_RECORD.match(third) and _kept(text + after + third, literals)
+        third = third.rstrip("\r")
+        return not NEW_RECORD.match(third) and (
+            _kept(text + after + third, literals) or _kept(f"{text} {after} {third}", literals)
+        )
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
@@ -291,7 +295,9 @@ class LineScanner:
                 )
                 prefix = head.decode("utf-8", "replace")
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
-            if count_lines and lo == ls and hi == le and hi - lo >= FLAT_MIN:
+            # The segment runs to the line's end (but for the `\r` a CRLF file ends it with).
+            to_end = hi == le or hi == le - 1 == cr
+            if count_lines and lo == ls and hi - lo >= FLAT_MIN and to_end:
                 pieces = flattened_pieces(strip_ansi(raw))
                 if pieces is not None:
                     # A traceback whose line ends a paste lost: each piece is read as the line it
@@ -332,7 +338,7 @@ class LineScanner:
             # A line that may have been hard-wrapped, or a bare `ImportError:` whose message a
             # paste put on the lines after it, brings those lines along.
             if (
-                hi == le
+                to_end
                 and count_lines
                 and (
                     hi - lo >= WRAP_MIN
@@ -341,6 +347,8 @@ class LineScanner:
             ):
                 follow_end = min(end, le + 1 + FOLLOW_BYTES)
                 follow = bytes(buf[le + 1 : follow_end])
+                if hi != le:
+                    follow = follow.replace(b"\r\n", b"\n")
                 if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
                     self._waiting.append([line_no, raw, prefix, follow, False, stripped, masked, before, cut])
                     continue

@@ -264,7 +264,10 @@ CHAT_ROLE = lazy_compile(r"\broles?\b", re.I)
 # human`), as against the roles of verl's workers (actor, rollout, ref, critic).
 SAMPLE_ROLES = lazy_compile(
     r"\b(?:first|last|next|unsupported|unknown|invalid|unexpected|append(?:ing)?) (?:\w+ )?roles?\b|"
-    r"\broles? must be (?:user|assistant|system|tool)\b",
+    r"\broles? must be (?:user|assistant|system|tool)\b|"
+    # (a message of a role out of its place: `System message should be the first message`)
+    r"\b(?:system|user|assistant|tool) messages? (?:should|must) be "
+    r"(?:the )?(?:first|last|followed|preceded)\b",
     re.I,
 )
 

@@ -1,0 +1,136 @@
+"""A log reads the same however it was passed on: with Windows line ends, behind timestamps,
+a Markdown quote or code-block indentation, a launcher's labels, or hard-wrapped by a terminal
+or a web page. Every catalog example keeps its first finding under each shape."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections.abc import Callable
+
+import pytest
+
+from verl_doctor.catalog.load import load_catalog
+from verl_doctor.engine.session import diagnose_text
+
+_CATALOG = load_catalog(include_user=False, use_cache=False)
+
+
+def _each_line(f: Callable[[str], str]) -> Callable[[str], str]:
+    return lambda text: "\n".join(f(line) for line in text.split("\n"))
+
+
+def _terminal_wrap(width: int) -> Callable[[str], str]:
+    """A terminal's hard wrap: every character kept, cut at the width."""
+    return _each_line(lambda s: "\n".join(s[i : i + width] for i in range(0, max(len(s), 1), width)))
+
+
+def _page_wrap(width: int) -> Callable[[str], str]:
+    """A web page's word wrap: cut at the last space before the width, which is dropped."""
+    return _each_line(
+        lambda s: "\n".join(textwrap.wrap(s, width, break_long_words=True, break_on_hyphens=False) or [""])
+    )
+
+
+# Shapes that keep every line whole: each example must keep its first finding.
+WHOLE_LINES = {
+    "crlf": lambda t: t.replace("\n", "\r\n"),
+    "timestamps": _each_line(lambda s: "2026-03-02T10:11:12.123456789Z " + s),
+    "markdown-quote": _each_line(lambda s: "> " + s),
+    "code-block": _each_line(lambda s: "    " + s),
+    "srun-label": _each_line(lambda s: "0: " + s),
+}
+# Shapes that cut lines: what a message needs may fall across the cut, so a floor (measured:
+# 317 and 322 of 329 examples) guards what the wrap readings give.
+WRAPS = {"terminal-80": (_terminal_wrap(80), 0.96), "page-100": (_page_wrap(100), 0.97)}
+
+
+def _examples() -> list[tuple[str, str]]:
+    out = []
+    for rule in _CATALOG.rules:
+        for example in rule.examples_match:
+            first = diagnose_text(example, _CATALOG).findings
+            if first and first[0].rule == rule.id:
+                out.append((rule.id, example))
+    return out
+
+
+_EXAMPLES = _examples()
+
+
+def _first(text: str) -> str | None:
+    findings = diagnose_text(text, _CATALOG).findings
+    return findings[0].rule if findings else None
+
+
+@pytest.mark.parametrize("shape", sorted(WHOLE_LINES))
+def test_every_example_keeps_its_first_finding_when_its_lines_stay_whole(shape: str) -> None:
+    reshape = WHOLE_LINES[shape]
+    lost = [
+        (rule_id, _first(reshape(example)))
+        for rule_id, example in _EXAMPLES
+        if _first(reshape(example)) != rule_id
+    ]
+    assert not lost, lost
+
+
+@pytest.mark.parametrize("shape", sorted(WRAPS))
+def test_examples_keep_their_first_finding_when_a_wrap_cuts_their_lines(shape: str) -> None:
+    reshape, floor = WRAPS[shape]
+    kept = sum(_first(reshape(example)) == rule_id for rule_id, example in _EXAMPLES)
+    assert kept / len(_EXAMPLES) >= floor, f"{kept}/{len(_EXAMPLES)}"
+
+
+def test_a_warning_a_wrap_cut_is_still_excluded_on_the_line_it_goes_on() -> None:
+    """`UserWarning: torchtitan eng` / `ine is not available: ModuleNotFoundError(...)`: verl's
+    start-up notice of an optional engine is no missing dependency, wherever the cut fell."""
+    notice = (
+        "(TaskRunnerV1 pid=12905) /opt/venv/lib/python3.11/site-packages/verl/workers/engine/__init__.py:32: "
+        "UserWarning: torchtitan engine is not available: ModuleNotFoundError(\"No module named 'torchtitan'\")"
+    )
+    crash = "(TaskRunnerV1 pid=12905) FileNotFoundError: Unable to find '/data/gsm8k/train_v2.parquet'\n"
+    assert _first(notice + "\n" + crash) == "CFG013"
+    assert _first(_terminal_wrap(80)(notice) + "\n" + crash) == "CFG013"
+
+
+def test_a_frame_a_wrap_cut_inside_its_path_is_read_whole() -> None:
+    """Cut at 80 columns just before `/runtime_env`: the line after, alone, reads as a frame of
+    another file, `/runtime_env/validation.py`."""
+    tail = (
+        '  File "/root/.cache/verl-sandbox/venv/lib/python3.11/site-packages/ray/_private/runtime_env/'
+        'validation.py", line 447, in parse_and_validate_env_vars\n'
+        "    raise TypeError(\n"
+        "TypeError: runtime_env['env_vars'] must be of type Dict[str, str], but the value 1 is of type <class 'int'>\n"
+    )
+    assert _first(tail) == "CFG014"
+    assert _first(_terminal_wrap(80)(tail)) == "CFG014"
+
+
+def test_a_frame_a_wrap_cut_in_its_functions_name_still_completes_a_clue() -> None:
+    """The weight-sync clue needs `in update_params`: a wrap that leaves `in upda` / `te_params`
+    must not hide it."""
+    sync = (
+        '  File "/opt/verl/verl/workers/sharding_manager/fsdp_vllm.py", line 217, in __enter__\n'
+        "    self.update_params(params, peft_config=peft_config)\n"
+        '  File "/opt/verl/verl/workers/sharding_manager/fsdp_vllm.py", line 334, in update_params\n'
+        "    loaded_params = model.load_weights(\n"
+        '  File "/opt/venv/vllm/model_executor/models/qwen2.py", line 391, in load_weights\n'
+        "    param = params_dict[name]\n"
+        "KeyError: 'layers.0.self_attn.qkv_proj.base_layer.weight'\n"
+    )
+    assert _first(sync) == "FLOW006"
+    assert _first(_terminal_wrap(80)(sync)) == "FLOW006"
+
+
+def test_a_bare_assert_is_read_from_its_statement_in_a_crlf_file(run_cli, tmp_path) -> None:
+    log = (
+        "Traceback (most recent call last):\r\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/verl/trainer/main_ppo.py", line 128, in run\r\n'
+        '    assert config.critic.strategy in {"fsdp", "fsdp2"}\r\n'
+        "AssertionError\r\n"
+    )
+    path = tmp_path / "run.log"
+    path.write_bytes(log.encode())
+    report = json.loads(run_cli(["explain", "--format", "json", str(path)]).stdout)
+    assert [f["rule"] for f in report["findings"]] == ["CFG014"]
+    assert "critic.strategy" in report["findings"][0]["cause"]
