@@ -299,6 +299,20 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             "/opt/verl/verl/workers/engine/megatron/transformer_impl.py",
             "CFG014",
         ),
+        # Ray building its node's resources from what ray_init passes (num_gpus=0.5), in both
+        # of its files' names across releases, and whatever the words put between must and be
+        (
+            "ValueError: Resource quantities must all be whole numbers. Violated by resource 'GPU' in "
+            "{'CPU': 64, 'GPU': 0.5}.",
+            "/usr/local/lib/python3.12/dist-packages/ray/_private/resource_spec.py",
+            "CFG014",
+        ),
+        (
+            "ValueError: Resource quantities must be nonnegative. Violated by resource 'GPU' in "
+            "{'CPU': 128, 'GPU': -1}.",
+            "/usr/local/lib/python3.12/dist-packages/ray/_private/resource_and_label_spec.py",
+            "CFG014",
+        ),
         # A custom module the user pointed verl at, whose class loaded but has the wrong base: a
         # value verl refuses (a module that cannot be found or loaded is CFG008).
         (
@@ -2818,6 +2832,31 @@ def test_a_module_imported_by_a_file_loaded_by_name_is_still_a_missing_package()
     )
     first = diagnose_text(text, _CATALOG).findings[0]
     assert first.rule == "ENV009"
+
+
+def test_an_error_in_a_file_verl_loads_is_that_file_but_not_one_the_users_own_code_imports() -> None:
+    """A user's module failing as it is imported: CFG008 when verl's loader imports it (a custom
+    reward or external lib), the user's own code when the user's script does."""
+    body = (
+        '  File "<frozen importlib._bootstrap_external>", line 995, in exec_module\n'
+        '  File "<frozen importlib._bootstrap>", line 488, in _call_with_frames_removed\n'
+        '  File "/workspace/recipe/ops/topk.py", line 12, in <module>\n'
+        "    _ext = load_inline(name='topk', cpp_sources=SRC)\n"
+        "RuntimeError: Compile PreCompile Header fail, command: g++ -x c++-header torch/extension.h\n"
+    )
+    by_verl = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/utils/import_utils.py", line 71, in import_external_libs\n'
+        "    importlib.import_module(external_lib)\n" + body
+    )
+    assert [f.rule for f in diagnose_text(by_verl, _CATALOG).findings] == ["CFG008"]
+    by_user = (
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/train.py", line 5, in <module>\n'
+        "    from recipe.ops import topk\n" + body
+    )
+    report = diagnose_text(by_user, _CATALOG)
+    assert not report.findings and report.unrecognized
 
 
 def test_a_keyword_argument_a_call_refuses_that_the_run_set_is_that_setting() -> None:

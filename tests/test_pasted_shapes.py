@@ -134,3 +134,16 @@ def test_a_bare_assert_is_read_from_its_statement_in_a_crlf_file(run_cli, tmp_pa
     report = json.loads(run_cli(["explain", "--format", "json", str(path)]).stdout)
     assert [f["rule"] for f in report["findings"]] == ["CFG014"]
     assert "critic.strategy" in report["findings"][0]["cause"]
+
+
+def test_a_ray_envelope_a_wrap_cut_before_its_method_is_still_an_envelope() -> None:
+    """`RayTaskError(OutOfMemoryError): ray::T` / `askRunner.run() ...`: the envelope of Ray's
+    host-memory kill, not a GPU's out-of-memory error of its own."""
+    log = (
+        "(TaskRunner pid=98005) ray.exceptions.RayTaskError(OutOfMemoryError): ray::TaskRunner.run() "
+        "(pid=98005, ip=10.0.0.7, actor_id=4c2e1f0a9b8d7c6e5f4a3b2c01000000)\n"
+        "(TaskRunner pid=98005) ray.exceptions.OutOfMemoryError: Task was killed due to the node running "
+        "low on memory.\n"
+    )
+    assert _first(log) == "DIST005"
+    assert _first(_terminal_wrap(80)(log)) == "DIST005"

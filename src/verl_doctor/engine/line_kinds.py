@@ -24,6 +24,8 @@ _ENVELOPE = re.compile(
     r"(?:\x1b?\[\d+m)?ray::(?:[\w]+:\d+:)?(?:(?P<actor>[A-Za-z_][\w]*)\.)?(?P<method>[\w]+)\(\)"
     r"(?:(?:\x1b?\[\d+m)?\s*\(pid=(?P<pid>\d+)(?:,\s*ip=(?P<ip>[\d.:a-fA-F]+))?)?"
     r"|Unhandled error \(suppress with [^)]*\):\s*ray::(?P<actor2>[A-Za-z_]\w*)\.(?P<method2>\w+)\(\)"
+    # (one a hard wrap cut before its actor's method was named: `...(OutOfMemoryError): ray::T`)
+    r"|(?:RayTaskError|RayActorError)\((?P<inner3>[\w.]+)\)\s*:\s*(?:\x1b?\[\d+m)?ray::[\w.:]*$"
 )
 # A frame; a paste can cut its start (`RL/verl/utils/dataset.py", line 227, in f`), or a wrap at a
 # space leave its `File` on the line before (`"/opt/verl/verl/x.py", line 3, in f`).
@@ -161,6 +163,8 @@ def envelope(text: str) -> Envelope | None:
         return Envelope(
             m.group("inner").rsplit(".", 1)[-1], m.group("actor"), m.group("method"), pid, m.group("ip")
         )
+    if m.group("inner3"):
+        return Envelope(m.group("inner3").rsplit(".", 1)[-1], None, "")
     return Envelope("", m.group("actor2"), m.group("method2"))
 
 

@@ -756,6 +756,10 @@ class ExceptionReadings:
         module = self._user_module.get(line.worker.key())
         if module is None or not 0 <= line.number - module[0] <= FRAME_LOOKBACK:
             return False
+        # (verl's code above the import: a file the user's own code imports is the user's code)
+        frames = self._frames.get(line.worker.key(), ())
+        if not any(0 < module[0] - number <= FRAME_LOOKBACK for number, _ in frames):
+            return False
         from verl_doctor.engine.fallbacks import Fallback
 
         basis = f"{exc.type} raised while Python imported {module[1]}"

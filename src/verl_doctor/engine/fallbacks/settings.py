@@ -136,7 +136,7 @@ _RAY_CHECKS_SETTINGS = lazy_compile(
     # (not the runtime-env agent's cache of built environments, evicting them by URI)
     r"/ray/_private/runtime_env/\w+\.py:(?!\w*(?:delete|evict)\w*$)|/ray/runtime_env/runtime_env\.py:|"
     r"/ray/_private/worker\.py:init$|"
-    r"/ray/_private/(?:node|services|parameter|resource_spec)\.py:|"
+    r"/ray/_private/(?:node|services|parameter|resource_spec|resource_and_label_spec)\.py:|"
     # (an actor's options, `num_gpus`, `resources`, that verl builds from the config)
     r"/ray/_private/utils\.py:(?:validate_\w+|resources_from_ray_options)$"
 )

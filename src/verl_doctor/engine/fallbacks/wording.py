@@ -421,7 +421,8 @@ REFUSED = lazy_compile(
     # an option a release removed, set anyway: `x is deprecated and replaced by y`
     r"\b(?:is|are|has been) deprecated\b[^.]{0,40}\b(?:replaced|in favou?r of|use|instead)\b|"
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
-    r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|must be|should be|has to be|have to be|"
+    r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|has to be|have to be|"
+    r"(?:must|should) (?:all |both |each |always )?be|"
     r"(?:must|should) (?:not|larger|include|match|inherit|be|subclass|implement|have (?:a )?value)|"
     r"can only (?:be|have|contain|take)\b|could only be\b|only supports?\b|only support(?:ed)?\b|"
     # a feature allowed under a condition: `Reuse grad buffer only when keeping params in MXFP8.`
