@@ -93,33 +93,45 @@ def test_a_warning_a_wrap_cut_is_still_excluded_on_the_line_it_goes_on() -> None
     assert _first(_terminal_wrap(80)(notice) + "\n" + crash) == "CFG013"
 
 
-def test_a_frame_a_wrap_cut_inside_its_path_is_read_whole() -> None:
-    """Cut at 80 columns just before `/runtime_env`: the line after, alone, reads as a frame of
-    another file, `/runtime_env/validation.py`."""
-    tail = (
+# Logs an 80-column terminal cuts where a reading needs the whole line, with the code they give
+# as printed and as cut.
+_CUT_READINGS = {
+    # cut just before `/runtime_env`: the line after, alone, reads as a frame of another file
+    "frame-cut-inside-its-path": (
         '  File "/root/.cache/verl-sandbox/venv/lib/python3.11/site-packages/ray/_private/runtime_env/'
         'validation.py", line 447, in parse_and_validate_env_vars\n'
         "    raise TypeError(\n"
-        "TypeError: runtime_env['env_vars'] must be of type Dict[str, str], but the value 1 is of type <class 'int'>\n"
-    )
-    assert _first(tail) == "CFG014"
-    assert _first(_terminal_wrap(80)(tail)) == "CFG014"
-
-
-def test_a_frame_a_wrap_cut_in_its_functions_name_still_completes_a_clue() -> None:
-    """The weight-sync clue needs `in update_params`: a wrap that leaves `in upda` / `te_params`
-    must not hide it."""
-    sync = (
+        "TypeError: runtime_env['env_vars'] must be of type Dict[str, str], but the value 1 is of type <class 'int'>\n",
+        "CFG014",
+    ),
+    # the weight-sync clue needs `in update_params`: the cut leaves `in upda` / `te_params`
+    "frame-cut-in-its-function-name": (
         '  File "/opt/verl/verl/workers/sharding_manager/fsdp_vllm.py", line 217, in __enter__\n'
         "    self.update_params(params, peft_config=peft_config)\n"
         '  File "/opt/verl/verl/workers/sharding_manager/fsdp_vllm.py", line 334, in update_params\n'
         "    loaded_params = model.load_weights(\n"
         '  File "/opt/venv/vllm/model_executor/models/qwen2.py", line 391, in load_weights\n'
         "    param = params_dict[name]\n"
-        "KeyError: 'layers.0.self_attn.qkv_proj.base_layer.weight'\n"
-    )
-    assert _first(sync) == "FLOW006"
-    assert _first(_terminal_wrap(80)(sync)) == "FLOW006"
+        "KeyError: 'layers.0.self_attn.qkv_proj.base_layer.weight'\n",
+        "FLOW006",
+    ),
+    # `RayTaskError(OutOfMemoryError): ray::T` / `askRunner.run() ...`: the envelope of Ray's
+    # host-memory kill, not a GPU's out-of-memory error of its own
+    "envelope-cut-before-its-method": (
+        "(TaskRunner pid=98005) ray.exceptions.RayTaskError(OutOfMemoryError): ray::TaskRunner.run() "
+        "(pid=98005, ip=10.0.0.7, actor_id=4c2e1f0a9b8d7c6e5f4a3b2c01000000)\n"
+        "(TaskRunner pid=98005) ray.exceptions.OutOfMemoryError: Task was killed due to the node running "
+        "low on memory.\n",
+        "DIST005",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CUT_READINGS))
+def test_a_reading_that_needs_a_whole_line_survives_a_terminals_cut(case: str) -> None:
+    log, code = _CUT_READINGS[case]
+    assert _first(log) == code
+    assert _first(_terminal_wrap(80)(log)) == code
 
 
 def test_a_bare_assert_is_read_from_its_statement_in_a_crlf_file(run_cli, tmp_path) -> None:
@@ -134,16 +146,3 @@ def test_a_bare_assert_is_read_from_its_statement_in_a_crlf_file(run_cli, tmp_pa
     report = json.loads(run_cli(["explain", "--format", "json", str(path)]).stdout)
     assert [f["rule"] for f in report["findings"]] == ["CFG014"]
     assert "critic.strategy" in report["findings"][0]["cause"]
-
-
-def test_a_ray_envelope_a_wrap_cut_before_its_method_is_still_an_envelope() -> None:
-    """`RayTaskError(OutOfMemoryError): ray::T` / `askRunner.run() ...`: the envelope of Ray's
-    host-memory kill, not a GPU's out-of-memory error of its own."""
-    log = (
-        "(TaskRunner pid=98005) ray.exceptions.RayTaskError(OutOfMemoryError): ray::TaskRunner.run() "
-        "(pid=98005, ip=10.0.0.7, actor_id=4c2e1f0a9b8d7c6e5f4a3b2c01000000)\n"
-        "(TaskRunner pid=98005) ray.exceptions.OutOfMemoryError: Task was killed due to the node running "
-        "low on memory.\n"
-    )
-    assert _first(log) == "DIST005"
-    assert _first(_terminal_wrap(80)(log)) == "DIST005"
