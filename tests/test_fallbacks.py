@@ -4705,3 +4705,17 @@ def test_a_gateway_answering_for_a_dead_server_leads_nothing(run_cli) -> None:
     result = run_cli(["explain", "--format", "json", "-"], stdin=log.encode())
     report = json.loads(result.stdout)
     assert [f["rule"] for f in report["findings"]] == ["FLOW013"]
+
+
+def test_verls_own_check_of_how_a_sample_tokenized_is_no_setting() -> None:
+    """A check function of verl's (`sanity_check`) speaks of settings, unless its words are about
+    what a sample became (its input_ids, turn by turn) and name nothing a run sets."""
+    log = _tb(
+        "AssertionError: MultiTurnSFTDataset apply_chat_template to each turn separately and concat "
+        "`input_ids` as a whole sequence, which may not equal to apply_chat_template to whole messages at once.",
+        "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py",
+        "sanity_check",
+        "raise AssertionError(error_message)",
+    )
+    report = diagnose_text(log, _CATALOG)
+    assert not report.findings and report.unrecognized

@@ -332,6 +332,16 @@ def _config_check(
                 "the model's config.json lacks what verl reads",
             )
         return None
+    if (
+        by_frame
+        and not options
+        and not _CONFIG_KEY.search(message)
+        and not A_SETTING_NAMED.search(message)
+        and ABOUT_DATA_OR_CODE.search(message)
+    ):
+        # verl's own check of what a sample became (its `input_ids` tokenized turn by turn), or of
+        # what code handed it, named by nothing a run sets: no setting's value.
+        return None
     # A parallel size compared with something, or refused outright (`Context parallel size ...`),
     # or a feature refused together with a model split (`... with TP is not supported`).
     # `TP rank 3 could finish ...` numbers one rank: a parallel size is not what it speaks of.
