@@ -4719,3 +4719,20 @@ def test_verls_own_check_of_how_a_sample_tokenized_is_no_setting() -> None:
     )
     report = diagnose_text(log, _CATALOG)
     assert not report.findings and report.unrecognized
+
+
+def test_a_warning_before_a_hang_is_not_promoted_when_an_exception_ended_the_log() -> None:
+    """The barrier warning stands for the failure only when the log ends in a hang after it; an
+    exception raised after it (one no rule knows) is the decisive line, the warning stays one."""
+    log = (
+        "(SFTTaskRunner pid=48213) [W714 10:02:11.127483 ProcessGroupNCCL.cpp:4561] Warning: using GPU 0 "
+        "to perform barrier as devices used by this process are currently unknown.\n"
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/launch/ray_sft.py", line 40, in run\n'
+        "    trainer = FSDPSFTTrainer(config=config)\n"
+        "ValueError: Apply Chat template from config is not supported yet.\n"
+    )
+    report = diagnose_text(log, _CATALOG)
+    assert not report.findings
+    assert [w.rule for w in report.warnings] == ["DIST006"]
+    assert [u.exception for u in report.unrecognized] == ["ValueError"]

@@ -233,8 +233,11 @@ def _promoted_warnings(
     for f in warnings:
         state = a.warning_states[f.rule]
         last = state.evidence[-1].number if state.evidence else f.first_line
-        at_end = state.rule.fatal_at_end is not None and (
-            totals.get(f.source, last) - max(last, state.last_line) <= state.rule.fatal_at_end
+        at_end = (
+            state.rule.fatal_at_end is not None
+            and totals.get(f.source, last) - max(last, state.last_line) <= state.rule.fatal_at_end
+            # (an exception raised after it ended the log, not a hang)
+            and not any(u.line.source == f.source and u.line.number > last for u in a._unknown.values())
         )
         if at_end:  # the rule holds such a warning to precede a hang: as sure as its hit
             out.append(replace(f, basis=f"warning: {f.basis}"))
