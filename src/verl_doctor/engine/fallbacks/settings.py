@@ -314,13 +314,11 @@ def _config_check(
     by_frame = package == "verl" and bool(
         options or _SETTINGS_CHECK_FUNC.search(func) or _CONFIG_PATH.search(p) or _CONFIG_KEY.search(message)
     )
-    if (
-        by_frame
-        and not options
-        and not _CONFIG_KEY.search(message)
-        and not A_SETTING_NAMED.search(message)
-        and ABOUT_THE_MODEL.search(message)
-    ):
+    # verl's own check naming nothing a run sets: what it judges is what decides.
+    names_no_setting = (
+        by_frame and not options and not _CONFIG_KEY.search(message) and not A_SETTING_NAMED.search(message)
+    )
+    if names_no_setting and ABOUT_THE_MODEL.search(message):
         # What the model is (its config.json's architectures, its type) is not a setting; a model
         # folder whose config.json lacks it (`Expect only one architecture, got None`) is no
         # model folder verl can load.
@@ -332,15 +330,8 @@ def _config_check(
                 "the model's config.json lacks what verl reads",
             )
         return None
-    if (
-        by_frame
-        and not options
-        and not _CONFIG_KEY.search(message)
-        and not A_SETTING_NAMED.search(message)
-        and ABOUT_DATA_OR_CODE.search(message)
-    ):
-        # verl's own check of what a sample became (its `input_ids` tokenized turn by turn), or of
-        # what code handed it, named by nothing a run sets: no setting's value.
+    if names_no_setting and ABOUT_DATA_OR_CODE.search(message):
+        # what a sample became (its `input_ids` tokenized turn by turn), or what code handed it
         return None
     # A parallel size compared with something, or refused outright (`Context parallel size ...`),
     # or a feature refused together with a model split (`... with TP is not supported`).
