@@ -146,3 +146,22 @@ def test_a_bare_assert_is_read_from_its_statement_in_a_crlf_file(run_cli, tmp_pa
     report = json.loads(run_cli(["explain", "--format", "json", str(path)]).stdout)
     assert [f["rule"] for f in report["findings"]] == ["CFG014"]
     assert "critic.strategy" in report["findings"][0]["cause"]
+
+
+@pytest.mark.parametrize("prompt", ["$ ", "+ ", ""])
+def test_a_launch_command_continued_with_backslashes_gives_its_overrides(run_cli, prompt: str) -> None:
+    """A launch script pasted with its command over lines (`\\` at their ends): the settings on
+    the lines after the first are the run's, as the shell joined them."""
+    log = (
+        f"{prompt}python3 -m verl.trainer.main_ppo \\\n"
+        "    data.train_files=/data/train.parquet \\\n"
+        "    actor_rollout_ref.actor.ppo_micro_batch_size=0 \\\n"
+        "    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=null\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/workers/config/actor.py", line 233, in validate\n'
+        "    if self.ppo_mini_batch_size % self.ppo_micro_batch_size != 0:\n"
+        "ZeroDivisionError: integer modulo by zero\n"
+    )
+    report = json.loads(run_cli(["explain", "--format", "json", "-"], stdin=log.encode()).stdout)
+    assert [f["rule"] for f in report["findings"]] == ["CFG014"]
+    assert "actor_rollout_ref.actor.ppo_micro_batch_size to 0" in report["findings"][0]["basis"]
