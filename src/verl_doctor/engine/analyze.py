@@ -101,6 +101,11 @@ _NAME_GOES_ON = lazy_compile(
 )
 
 
+def _line_before(line: Line) -> str:
+    """The line before `line` that a hard wrap may have cut into it, as text."""
+    return strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
+
+
 class Analyzer(ExceptionReadings):
     """Feeds normalized lines through the catalog; see the module docstring."""
 
@@ -376,7 +381,7 @@ class Analyzer(ExceptionReadings):
                 return joined
         if not line.before or NEW_RECORD.match(strip_ansi(line.raw)):
             return None
-        start = strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
+        start = _line_before(line)
         exact = self._continuation(line, exact=True) if line.follow else []
         rest = [p.strip() for p in exact]
         # A terminal's wrap keeps every character; a page's may have cut at a space it dropped.
@@ -435,7 +440,7 @@ class Analyzer(ExceptionReadings):
         """The frame a hard wrap began on the line before this one (which held no literal, so
         it reached the analysis only as this line's `before`), read whole; None when that line
         is no frame cut short."""
-        start = strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
+        start = _line_before(line)
         if not _CUT_FRAME.search(start):
             return None
         for sep in ("", " "):
@@ -452,7 +457,7 @@ class Analyzer(ExceptionReadings):
         raw = strip_ansi(line.raw)
         if NEW_RECORD.match(raw):
             return False
-        start = strip_ansi(line.before.decode("utf-8", "replace")).rstrip("\r")
+        start = _line_before(line)
         return self._excluded_in(rule, line, [start + raw, start + " " + line.text])
 
     def _excluded_in(self, rule: Rule, line: Line, variants: list[str]) -> bool:

@@ -204,7 +204,7 @@ class LineScanner:
         return (text, masked) if keep else None
 
     def _kept_across(
-        self, buf: bytes | bytearray, before: bytes, raw: str, hi: int, le: int, end: int
+        self, buf: bytes | bytearray, before: bytes, raw: str, to_end: bool, le: int, end: int
     ) -> bool:
         """Whether a literal runs across this line's edge: into it from the line before (when
         that one, holding none, may have been wrapped into it) or on into the line after it
@@ -212,12 +212,13 @@ class LineScanner:
         literals = self.literals
         assert literals is not None
         text = strip_ansi(raw)
-        # (a terminal's wrap keeps every character; a page's word wrap drops the space it cut at)
-        if before and not NEW_RECORD.match(text):
-            start = strip_ansi(before.decode("utf-8", "replace")).rstrip("\r")
-            if _kept(start + text, literals) or _kept(start + " " + text, literals):
-                return True
-        if not (hi == le or (hi == le - 1 and buf[hi] == 13)) or len(raw) < WRAPPED_WIDTH or le >= end:
+        if (
+            before
+            and not NEW_RECORD.match(text)
+            and _kept_wrapped(literals, strip_ansi(before.decode("utf-8", "replace")).rstrip("\r"), text)
+        ):
+            return True
+        if not to_end or len(raw) < WRAPPED_WIDTH or le >= end:
             return False
         stop = min(end, le + 1 + FOLLOW_BYTES)
         nxt = buf.find(b"\n", le + 1, stop)
@@ -226,7 +227,7 @@ class LineScanner:
         )
         if NEW_RECORD.match(after) or _kept(after, literals):
             return False
-        if _kept(text + after, literals) or _kept(text + " " + after, literals):
+        if _kept_wrapped(literals, text, after):
             return True
         # A message wrapped over three lines: the literal may start on the line after that one.
         if nxt < 0 or len(after) < WRAPPED_WIDTH:
@@ -234,9 +235,7 @@ class LineScanner:
         nxt2 = buf.find(b"\n", nxt + 1, stop)
         third = strip_ansi(bytes(buf[nxt + 1 : nxt2 if nxt2 >= 0 else stop]).decode("utf-8", "replace"))
         third = third.rstrip("\r")
-        return not NEW_RECORD.match(third) and (
-            _kept(text + after + third, literals) or _kept(f"{text} {after} {third}", literals)
-        )
+        return not NEW_RECORD.match(third) and _kept_wrapped(literals, text, after, third)
 
     def _overlong(self, buf: bytes) -> Iterator[Line]:
         """Scan all but the tail of a line with no end in sight; keep its start for the prefix."""
@@ -342,7 +341,7 @@ class LineScanner:
                 if kept is None:
                     # A literal a hard wrap cut in two is whole across the lines; the line after
                     # this one keeps it as the line before.
-                    if not self._kept_across(buf, before, raw, hi, le, end):
+                    if not self._kept_across(buf, before, raw, to_end, le, end):
                         continue
                     kept, cut = (strip_ansi(raw), None), True
                 stripped, masked = kept
@@ -394,6 +393,12 @@ def _continued_command(buf: bytes | bytearray, first: str, le: int, end: int) ->
             break
         pos = nl + 1
     return " ".join(p.strip() for p in parts if p.strip())
+
+
+def _kept_wrapped(literals: LineSearcher, *parts: str) -> bool:
+    """Whether a literal occurs in `parts` joined as a terminal's wrap cut them (every character
+    kept) or as a page's word wrap did (the space it cut at dropped)."""
+    return _kept("".join(parts), literals) or _kept(" ".join(parts), literals)
 
 
 def _kept(text: str, literals: LineSearcher) -> bool:
