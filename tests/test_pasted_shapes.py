@@ -165,3 +165,62 @@ def test_a_launch_command_continued_with_backslashes_gives_its_overrides(run_cli
     report = json.loads(run_cli(["explain", "--format", "json", "-"], stdin=log.encode()).stdout)
     assert [f["rule"] for f in report["findings"]] == ["CFG014"]
     assert "actor_rollout_ref.actor.ppo_micro_batch_size to 0" in report["findings"][0]["basis"]
+
+
+_DIVIDED_BY_A_SETTING = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/verl/verl/workers/config/actor.py", line 233, in validate\n'
+    "    if self.ppo_mini_batch_size % self.ppo_micro_batch_size != 0:\n"
+    "ZeroDivisionError: integer modulo by zero\n"
+)
+_ZERO_BASIS = "actor_rollout_ref.actor.ppo_micro_batch_size to 0"
+_COMMAND = (
+    "$ ~/venv/bin/python -m verl.trainer.main_ppo $(cat ~/runs/base-args) data.train_batch_size=8 "
+    "actor_rollout_ref.actor.ppo_micro_batch_size=0 "
+    "actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=null 2>&1 | tee run.log\n"
+)
+_HYDRA_LIST = (
+    "Error executing job with overrides: ['data.train_files=/data/gsm8k/train.parquet', "
+    "'data.train_batch_size=8', 'actor_rollout_ref.model.path=/models/Qwen2.5-0.5B-Instruct', "
+    "'actor_rollout_ref.actor.ppo_micro_batch_size=0', "
+    "'actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=null']\n"
+)
+
+
+def _explained(run_cli, log: str) -> dict:
+    return json.loads(run_cli(["explain", "--format", "json", "-"], stdin=log.encode()).stdout)
+
+
+@pytest.mark.parametrize("wrap", ["page-60", "page-100", "terminal-80"])
+@pytest.mark.parametrize("where", ["command", "hydra-list"])
+def test_settings_spread_over_lines_by_a_wrap_are_the_runs(run_cli, wrap: str, where: str) -> None:
+    """The launch command or Hydra's override list that a wrap cut over lines (no `\\` at their
+    ends): the settings past the first cut are the run's, so the failure is read by them."""
+    shape = {"page-60": _page_wrap(60), "page-100": _page_wrap(100), "terminal-80": _terminal_wrap(80)}[wrap]
+    settings = _COMMAND if where == "command" else _HYDRA_LIST
+    assert len(settings.split("\n")[0]) > 200
+    log = shape(settings) + _DIVIDED_BY_A_SETTING
+    [finding] = _explained(run_cli, log)["findings"]
+    assert finding["rule"] == "CFG014"
+    assert _ZERO_BASIS in finding["basis"]
+
+
+def test_a_command_reads_no_settings_from_the_output_after_it(run_cli) -> None:
+    """The lines after a command that are its output, not its arguments, are not read as settings."""
+    log = (
+        "$ python3 -m verl.trainer.main_ppo data.train_batch_size=8\n"
+        "ray.init(num_cpus=4) started the local cluster at address=127.0.0.1:6379\n"
+        "trainer.total_epochs=1 is ignored by this launcher\n"
+    ) + _DIVIDED_BY_A_SETTING
+    report = _explained(run_cli, log)
+    assert report["context"]["overrides"] == {"data.train_batch_size": "8"}
+    assert [f["rule"] for f in report["findings"]] != ["CFG014"]
+
+
+def test_a_frame_a_wrap_cut_after_its_path_is_read_whole(run_cli) -> None:
+    """`File ".../actor.py",` with `line 233, in validate` on the line after it: the frame that
+    raised is verl's, so a division by a setting the run set to 0 is read as that setting."""
+    log = _COMMAND + _DIVIDED_BY_A_SETTING.replace('actor.py", line 233', 'actor.py",\nline 233')
+    [finding] = _explained(run_cli, log)["findings"]
+    assert finding["rule"] == "CFG014"
+    assert _ZERO_BASIS in finding["basis"]

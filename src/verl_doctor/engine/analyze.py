@@ -27,6 +27,7 @@ from verl_doctor.common.records import replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.line_kinds import Frame, describe_phase, frame_match
 from verl_doctor.engine.normalize import (
+    FRAME_REST,
     NEW_RECORD,
     NO_WORKER,
     WRAPPED_WIDTH,
@@ -395,7 +396,7 @@ class Analyzer(ExceptionReadings):
         or inside its path), joined mid-word (`in __` / `init__`) or at a space, the lines after
         it (its source line comes next) and how many lines it took; `fr`, the lines after it and
         0 when no joined reading is a frame."""
-        pieces = self._continuation(line)
+        pieces = self._continuation(line, frame=True)
         for k in range(1, len(pieces) + 1):
             for sep in ("", " "):
                 joined = line.text + sep + sep.join(pieces[:k])
@@ -476,11 +477,12 @@ class Analyzer(ExceptionReadings):
         # Two cuts may have fallen one mid-word and one at a space: as the terminal printed them.
         return [line.text + "".join(exact), *variants] if len(exact) > 1 else variants
 
-    def _continuation(self, line: Line, exact: bool = False) -> list[str]:
+    def _continuation(self, line: Line, exact: bool = False, frame: bool = False) -> list[str]:
         """The lines after `line` that continue its message: a terminal's or web page's hard wrap
         (mid-word or at a space), lines past a `...<N lines>...` elision, or lines under the same
         worker prefix (Ray prefixes every line of a message with a newline in it). `exact` keeps
-        their spaces at both ends."""
+        their spaces at both ends; with `frame`, the line after may be the rest of a frame that a
+        wrap cut after its path (`line 233, in validate`), which elsewhere starts a record."""
         if _SHELL_PROMPT.match(line.raw):
             return []  # a command the user typed: what follows is its output
         pieces: list[str] = []
@@ -494,7 +496,9 @@ class Analyzer(ExceptionReadings):
                     piece = piece[theirs.end() :]
             if _ELISION.match(piece):
                 continue
-            if not piece.strip() or NEW_RECORD.match(piece) or _PROGRESS_BAR.search(piece):
+            if frame and not pieces and FRAME_REST.match(piece):
+                pass
+            elif not piece.strip() or NEW_RECORD.match(piece) or _PROGRESS_BAR.search(piece):
                 break
             pieces.append(piece if exact else piece.strip())
         return pieces

@@ -13,6 +13,7 @@ import shlex
 
 from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.engine.normalize import Line
+from verl_doctor.engine.spread_lines import list_end
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ class ContextCollector:
         if not m:
             return False
         text = m.group("list")
-        end = _list_end(text)
+        end = list_end(text)
         try:
             import ast  # only for a printed override list
 
@@ -245,22 +246,3 @@ class ContextCollector:
         if self.overrides:
             out["overrides"] = self.overrides
         return out
-
-
-def _list_end(text: str) -> int:
-    """Index of the `]` closing the Python list literal at the start of `text`, or -1."""
-    quote: str | None = None
-    escaped = False
-    for i, ch in enumerate(text):
-        if quote:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch == "]":
-            return i
-    return -1

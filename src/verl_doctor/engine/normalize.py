@@ -45,6 +45,9 @@ NEW_RECORD = lazy_compile(
     r"(?:[A-Za-z_][\w.]*\.)?[A-Z]\w*(?:Error|Exception|Warning):|\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d|"
     r"(?:INFO|WARNING|ERROR|DEBUG|CRITICAL)\b|[EWI]\d{4} |\^+\s*$|\$ |>>> |#)"
 )
+# The rest of a frame a wrap cut after its path (`line 233, in validate`): a new record for the
+# lines before it but for that path.
+FRAME_REST = lazy_compile(r"\s*line \d+, in [\w<>.]")
 _PREFIXES = lazy_compile(
     r"""
     (?P<ts>"?\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"?\s+)

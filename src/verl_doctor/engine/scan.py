@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import replace
 from verl_doctor.engine.flattened import FLAT_MIN, flattened_pieces
 from verl_doctor.engine.normalize import (
@@ -32,6 +31,7 @@ from verl_doctor.engine.normalize import (
     strip_ansi,
 )
 from verl_doctor.engine.prefilter import BlockSearcher, LineSearcher
+from verl_doctor.engine.spread_lines import spread_line, starts_spread_line
 
 TYPE_CHECKING = False  # typing is only needed by type checkers; importing it costs start-up time
 if TYPE_CHECKING:
@@ -305,19 +305,15 @@ class LineScanner:
                     taken_end = le
                     yield from self._pieces(line_no, pieces)
                     continue
-            if (
-                count_lines
-                and lo == ls
-                and to_end
-                and raw.rstrip().endswith("\\")
-                and _CONTINUED_COMMAND.search(raw)
-            ):
-                # A launch command written over lines with `\`: its overrides are read as the one
-                # command line the shell ran (the lines themselves are still scanned after it).
-                whole = _continued_command(buf, raw, le, end)
-                yield self._line(line_no, whole, None, b"", None, None)
-                seg_end = le
-                continue
+            if count_lines and lo == ls and to_end and starts_spread_line(raw):
+                # A launch command or Hydra's override list spread over lines (continued with `\`,
+                # or cut by a wrap): its settings are read from the one line it was (the lines
+                # themselves are still scanned after it).
+                whole = spread_line(buf, raw, le, end)
+                if whole is not None:
+                    yield self._line(line_no, whole, None, b"", None, None)
+                    seg_end = le
+                    continue
             plans = self._plans
             if plans and prefix is None and not self._waiting:
                 plain = strip_ansi(raw)
@@ -371,28 +367,6 @@ class LineScanner:
             yield self._line(line_no, raw, prefix, follow, stripped, masked, before, cut)
         if count_lines:
             self.line_no = line_no + buf.count(b"\n", counted, end)
-
-
-# A verl entry point's command line that goes on with `\` on the lines after it.
-_CONTINUED_COMMAND = lazy_compile(r"(?:-m\s+(?:verl|recipe)\.[\w.]{1,200}|[\w./~-]{1,300}\.py)\b.*\\\s*$")
-MAX_COMMAND_LINES = 200  # lines of one `\`-continued command read as one
-
-
-def _continued_command(buf: bytes | bytearray, first: str, le: int, end: int) -> str:
-    """`first` with the lines after it that continue it (each ending in a backslash, and the last
-    one), joined as the shell joins them; stops at the block's end."""
-    parts = [strip_ansi(first).rstrip().removesuffix("\\")]
-    pos = le + 1
-    for _ in range(MAX_COMMAND_LINES):
-        if pos >= end:
-            break
-        nl = buf.find(b"\n", pos, end)
-        text = strip_ansi(bytes(buf[pos : nl if nl >= 0 else end]).decode("utf-8", "replace")).rstrip("\r ")
-        parts.append(text.removesuffix("\\"))
-        if not text.endswith("\\") or nl < 0:
-            break
-        pos = nl + 1
-    return " ".join(p.strip() for p in parts if p.strip())
 
 
 def _kept_wrapped(literals: LineSearcher, *parts: str) -> bool:
