@@ -3510,6 +3510,25 @@ def test_a_packages_console_script_is_not_the_users_code() -> None:
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG011"
 
 
+@pytest.mark.parametrize("runpy", ["/usr/lib/python3.12/runpy.py", "/opt/conda/lib/python3.10/runpy.py"])
+def test_python_starting_a_librarys_module_is_not_the_users_code(runpy: str) -> None:
+    """`python -m sglang.launch_server ...`: runpy runs the library's own module, so the library
+    refusing its arguments is a setting, not a user's script calling it wrongly."""
+    log = _frames(
+        (runpy, "_run_module_as_main", "return _run_code(code, main_globals, None,"),
+        (runpy, "_run_code", "exec(code, run_globals)"),
+        (f"{_SITE}/sglang/launch_server.py", "<module>", "launch_server(server_args)"),
+        (
+            f"{_SITE}/sglang/srt/entrypoints/engine.py",
+            "_launch_subprocesses",
+            "server_args.check_server_args()",
+        ),
+        (f"{_SITE}/sglang/srt/server_args.py", "check_server_args", "assert not ("),
+        last="AssertionError: multi-node data parallel is not supported unless dp attention!",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+
+
 @pytest.mark.parametrize(
     ("path", "package"),
     [

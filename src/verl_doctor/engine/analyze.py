@@ -992,5 +992,11 @@ _CALLERS_KEPT = 4
 
 def _user_frame(fr: Frame) -> bool:
     """A frame of the user's own code: in no package, and neither Python's (`<frozen ...>`, a
-    dataclass's `<string>`) nor a package's console script (`/usr/local/bin/torchrun`)."""
-    return fr.package is None and not fr.path.startswith("<") and "/bin/" not in fr.path.replace("\\", "/")
+    dataclass's `<string>`, runpy starting a module) nor a package's console script
+    (`/usr/local/bin/torchrun`)."""
+    return (
+        fr.package is None
+        and not fr.path.startswith("<")
+        and not fr.starts_a_module
+        and "/bin/" not in fr.path.replace("\\", "/")
+    )

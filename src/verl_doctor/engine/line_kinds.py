@@ -85,8 +85,16 @@ class Frame:
         `verl` for verl's own code (also a source checkout and verl's recipes), else None."""
         return package_of(self.path)
 
+    @property
+    def starts_a_module(self) -> bool:
+        """Python's runpy running the module `python -m` named (`<frozen runpy>` from 3.11 on)."""
+        return self.path == "<frozen runpy>" or _RUNPY.search(self.path.replace("\\", "/")) is not None
+
 
 _PACKAGE_DIRS = ("site-packages", "dist-packages")
+# Python starting a module that `python -m` named (`/usr/lib/python3.12/runpy.py`): the module run
+# is where the program's own code begins.
+_RUNPY = re.compile(r"(?:^|/)(?i:lib)/(?:python\d(?:\.\d+)?/)?runpy\.py$")
 # A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
 
