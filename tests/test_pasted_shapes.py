@@ -224,3 +224,25 @@ def test_a_frame_a_wrap_cut_after_its_path_is_read_whole(run_cli) -> None:
     [finding] = _explained(run_cli, log)["findings"]
     assert finding["rule"] == "CFG014"
     assert _ZERO_BASIS in finding["basis"]
+
+
+@pytest.mark.parametrize("shape", sorted(WHOLE_LINES))
+def test_the_config_part_hydra_names_is_read_behind_any_prefix(shape: str) -> None:
+    """Hydra's `full_key: actor_rollout_ref.model` under its wrapper says which part of the config
+    failed to build, whatever prefix the log puts before it."""
+    log = (
+        "$ python3 -m verl.trainer.main_ppo actor_rollout_ref.model.path=/models/Qwen2.5-0.5B "
+        "+actor_rollout_ref.model.override_config.rope_scaling.type=yarn\n"
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/hydra/_internal/instantiate/_instantiate2.py", '
+        "line 97, in _call_target\n"
+        "    raise InstantiationException(_with_full_key(msg, full_key)) from e\n"
+        "hydra.errors.InstantiationException: Error in call to target "
+        "'verl.workers.config.model.HFModelConfig':\n"
+        "AttributeError(\"'dict' object has no attribute 'type'\")\n"
+        "full_key: actor_rollout_ref.model\n"
+    )
+    report = diagnose_text(WHOLE_LINES[shape](log), _CATALOG)
+    [finding] = report.findings
+    assert finding.rule == "CFG014"
+    assert "rope_scaling.type" in (finding.basis or "")

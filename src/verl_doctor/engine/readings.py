@@ -110,7 +110,7 @@ PREFIX = lazy_compile(
     rf"{SRUN_LABEL}|{NODE_LABEL}|{HOST_LABEL})+"
 )
 # Hydra naming the part of the config a failed build was for (`full_key: optim`).
-_FULL_KEY = lazy_compile(r"^\s*(?:\([^)]*\)\s*)?full_key: (?P<key>[\w.]+)\s*$", re.M)
+_FULL_KEY = lazy_compile(r"full_key: (?P<key>[\w.]+)")
 
 
 # Hydra's wrapper around an error raised while building a verl config class, and the error itself
@@ -842,10 +842,10 @@ class ExceptionReadings:
         """verl's config class refusing with a bare `assert` (`AssertionError()`, no words) under
         the part of the config Hydra names (`full_key: optim`): the values this run set there are
         what it refused."""
-        full = _FULL_KEY.search(line.follow)
+        full = _full_key(line.follow)
         if full is None:
             return False
-        options = self._overrides_under(full.group("key"))
+        options = self._overrides_under(full)
         if not options:
             return False
         from verl_doctor.engine.fallbacks import Fallback
@@ -863,10 +863,10 @@ class ExceptionReadings:
         (`+...override_config.rope_scaling.type=yarn`, then `'dict' object has no attribute
         'type'`): that override does not fit what it sets."""
         m = _OBJECT_HAS_NO.search(message)
-        full = _FULL_KEY.search(line.follow)
+        full = _full_key(line.follow)
         if m is None or full is None:
             return False
-        section, attr = full.group("key"), m.group("attr")
+        section, attr = full, m.group("attr")
         options = [k for k in self._overrides_under(section) if k.endswith("." + attr)]
         if not options:
             return False
@@ -1375,3 +1375,13 @@ class ExceptionReadings:
 
         options = keys_named_in(code, code=True)
         return self._credit(line, divided_by_setting(code, frame.path, frame.func, options))
+
+
+def _full_key(follow: str) -> str | None:
+    """The part of the config Hydra's wrapper names on a line of its own (`full_key: optim`),
+    behind whatever prefix the log gives its lines (a worker's, a timestamp, a quote)."""
+    for text in follow.split("\n"):
+        m = _FULL_KEY.fullmatch(message_of(text))
+        if m is not None:
+            return m.group("key")
+    return None
