@@ -246,3 +246,33 @@ def test_the_config_part_hydra_names_is_read_behind_any_prefix(shape: str) -> No
     [finding] = report.findings
     assert finding.rule == "CFG014"
     assert "rope_scaling.type" in (finding.basis or "")
+
+
+_KEY_VERL_READS = (
+    "$ python3 -m verl.trainer.main_ppo --config-path=/work/myconf --config-name=grpo_gsm8k\n"
+    "Error executing job with overrides: []\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.11/site-packages/verl/trainer/ppo/utils.py", line 98, in need_critic\n'
+    "    if config.critic.enable is not None:\n"
+    "       ^^^^^^^^^^^^^\n"
+    "omegaconf.errors.ConfigAttributeError: Key 'critic' is not in struct\n"
+    "    full_key: critic\n"
+    "    object_type=dict\n"
+)
+_MERGE_REFUSED = (
+    "$ python3 -m verl.trainer.main_ppo data.train_batch_size=8 "
+    "actor_rollout_ref.actor.checkpoint=[model,optimizer,extra,hf_model]\n"
+    "Error merging override actor_rollout_ref.actor.checkpoint=[model,optimizer,extra,hf_model]\n"
+    "Cannot merge DictConfig with ListConfig\n"
+    "    full_key: actor_rollout_ref.actor.checkpoint\n"
+    "    object_type=dict\n"
+)
+
+
+@pytest.mark.parametrize("shape", sorted(WHOLE_LINES))
+@pytest.mark.parametrize(("log", "code"), [(_KEY_VERL_READS, "CFG011"), (_MERGE_REFUSED, "CFG016")])
+def test_the_lines_after_a_message_are_read_behind_the_same_prefix(shape: str, log: str, code: str) -> None:
+    """Behind a prefix that names no worker (a timestamp, a quote, a launcher's label), a source
+    line is not continued by the exception under it, nor a typed command by its output."""
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][0] == code
+    assert [f.rule for f in diagnose_text(WHOLE_LINES[shape](log), _CATALOG).findings][0] == code

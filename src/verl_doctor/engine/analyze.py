@@ -36,6 +36,8 @@ from verl_doctor.engine.normalize import (
     Worker,
     copy_recipe,
     mask_digits,
+    message_of,
+    plain_prefix_end,
     strip_ansi,
     worker_at,
 )
@@ -483,10 +485,14 @@ class Analyzer(ExceptionReadings):
         worker prefix (Ray prefixes every line of a message with a newline in it). `exact` keeps
         their spaces at both ends; with `frame`, the line after may be the rest of a frame that a
         wrap cut after its path (`line 233, in validate`), which elsewhere starts a record."""
-        if _SHELL_PROMPT.match(line.raw):
+        raw = strip_ansi(line.raw)
+        own = PREFIX.match(raw)
+        # (a log whose every line has a prefix naming no worker, a timestamp or a quote: the
+        # lines after go on behind theirs)
+        plain = 0 if own is not None else plain_prefix_end(raw)
+        if _SHELL_PROMPT.match(message_of(raw)):
             return []  # a command the user typed: what follows is its output
         pieces: list[str] = []
-        own = PREFIX.match(line.raw)
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
             piece = strip_ansi(nxt).rstrip("\r")
@@ -494,6 +500,8 @@ class Analyzer(ExceptionReadings):
                 theirs = PREFIX.match(piece)
                 if theirs is not None and theirs.group(0).strip() == own_prefix:
                     piece = piece[theirs.end() :]
+            elif plain:
+                piece = piece[plain_prefix_end(piece) :]
             if _ELISION.match(piece):
                 continue
             if frame and not pieces and FRAME_REST.match(piece):

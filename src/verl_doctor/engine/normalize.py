@@ -258,6 +258,13 @@ def _span(m: re.Match[str], group: str, offset: int) -> Span:
 _INDENTED_WORKER = lazy_compile(r"[ \t]+(?=\((?:[\w.:-]+,? )?(?:pid|ip)=|\[rank\d+\]:)")
 
 
+def plain_prefix_end(text: str) -> int:
+    """Where the message starts after prefixes that name no worker (a timestamp, a Markdown
+    quote, a launcher's label); 0 when a prefix names a worker (its lines are told apart by it)."""
+    spans, end = _prefix_spans(text)
+    return 0 if spans is not None else end
+
+
 def _prefix_spans(text: str) -> tuple[tuple[Span, Span, Span, Span, Span] | None, int]:
     """Spans of (actor, pid, ip, rank, outer actor) in the line's prefixes, or None when no
     worker is named, and where the message starts."""
