@@ -3510,6 +3510,115 @@ def test_a_packages_console_script_is_not_the_users_code() -> None:
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG011"
 
 
+def test_a_module_attribute_looked_up_by_a_value_through_the_modules_hook_is_no_release() -> None:
+    """`getattr(torch, self.dtype)` with `"dtype": "bf16"` in a config.json: torch's module
+    `__getattr__` raises for the name its caller held in a variable, and the wrapper that repeats
+    the error (Hydra's) is the same lookup, so no torch release lacks anything."""
+    log = _frames(
+        (
+            f"{_SITE}/transformers/configuration_utils.py",
+            "__post_init__",
+            "self.dtype = getattr(torch, self.dtype)",
+        ),
+        (
+            f"{_SITE}/torch/__init__.py",
+            "__getattr__",
+            'raise AttributeError(f"module {__name__!r} has no attribute {name!r}")',
+        ),
+        last="AttributeError: module 'torch' has no attribute 'bf16'",
+    ) + (
+        "\nThe above exception was the direct cause of the following exception:\n\n"
+        + _frames(
+            (
+                f"{_SITE}/hydra/_internal/instantiate/_instantiate2.py",
+                "_call_target",
+                "raise InstantiationException(",
+            ),
+            last="hydra.errors.InstantiationException: Error in call to target 'verl.workers.config.model.HFModelConfig':",
+        )
+        + "AttributeError(\"module 'torch' has no attribute 'bf16'\")\nfull_key: actor_rollout_ref.model\n"
+    )
+    assert "ENV013" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+_LIGER_REFUSES_THE_MODEL = (
+    f"{_SITE}/liger_kernel/transformers/monkey_patch.py",
+    "apply_liger_kernel_to_qwen2_5_vl",
+    "raise TypeError(",
+)
+_LIGER_REFUSAL = "TypeError: Unsupported Qwen2VL model type. Got: <class 'Qwen2_5_VLForTokenClassification'>"
+
+
+@pytest.mark.parametrize("set_in_log", [True, False])
+def test_code_verl_runs_for_a_setting_refusing_the_model_is_that_setting(set_in_log: bool) -> None:
+    """Liger's patch runs only when model.use_liger is on: its refusal of the model verl loaded is
+    that setting not fitting the model, named as the run set it when the log shows it."""
+    command = "$ python3 -m verl.trainer.main_ppo critic.model.use_liger=True\n" if set_in_log else ""
+    log = command + _frames(
+        (
+            f"{_SITE}/verl/workers/fsdp_workers.py",
+            "_build_critic_model_optimizer",
+            "_apply_liger_kernel_to_instance(",
+        ),
+        (
+            f"{_SITE}/liger_kernel/transformers/monkey_patch.py",
+            "_apply_liger_kernel_to_instance",
+            "apply_fn(model)",
+        ),
+        _LIGER_REFUSES_THE_MODEL,
+        last=_LIGER_REFUSAL,
+    )
+    [finding] = diagnose_text(log, _CATALOG).findings
+    assert finding.rule == "CFG014"
+    expected = "critic.model.use_liger" if set_in_log else "actor_rollout_ref.model.use_liger"
+    assert expected in finding.cause
+
+
+def test_a_script_calling_code_a_setting_switches_on_is_the_scripts_doing() -> None:
+    log = _frames(
+        ("/workspace/vlm/train.py", "main", "model = build(args)"),
+        (f"{_SITE}/torch/nn/modules/module.py", "_call_impl", "return forward_call(*args, **kwargs)"),
+        _LIGER_REFUSES_THE_MODEL,
+        last=_LIGER_REFUSAL,
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+_OMEGACONF_REFUSES = (
+    (f"{_SITE}/omegaconf/omegaconf.py", "merge", "target.merge_with(*configs[1:])"),
+    (f"{_SITE}/omegaconf/base.py", "_set_value_impl", "raise ValidationError("),
+)
+_WRONG_TYPE = (
+    "omegaconf.errors.ValidationError: Value 'auto' of type 'str' is incompatible with type hint "
+    "'Union[int, float]'\n    full_key: gpu_memory_utilization\n    object_type=RolloutConfig"
+)
+
+
+def test_omegaconf_refusing_a_value_for_verls_typed_config_is_that_setting() -> None:
+    log = (
+        "$ python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.gpu_memory_utilization=auto\n"
+        + _frames(
+            (
+                f"{_SITE}/verl/utils/config.py",
+                "omega_conf_to_dataclass",
+                "cfg = OmegaConf.merge(cfg_from_dataclass, config)",
+            ),
+            *_OMEGACONF_REFUSES,
+            last=_WRONG_TYPE,
+        )
+    )
+    [finding] = diagnose_text(log, _CATALOG).findings
+    assert finding.rule == "CFG014"
+    assert "actor_rollout_ref.rollout.gpu_memory_utilization" in finding.cause
+    # a script of the user's merging its own typed config: its own values, no setting of verl's
+    script = _frames(
+        ("/workspace/tools/sweep.py", "load_cfg", "cfg = OmegaConf.merge(schema, raw)"),
+        *_OMEGACONF_REFUSES,
+        last=_WRONG_TYPE,
+    )
+    assert [f.rule for f in diagnose_text(script, _CATALOG).findings] == []
+
+
 @pytest.mark.parametrize("runpy", ["/usr/lib/python3.12/runpy.py", "/opt/conda/lib/python3.10/runpy.py"])
 def test_python_starting_a_librarys_module_is_not_the_users_code(runpy: str) -> None:
     """`python -m sglang.launch_server ...`: runpy runs the library's own module, so the library

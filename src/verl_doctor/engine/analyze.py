@@ -154,6 +154,8 @@ class Analyzer(ExceptionReadings):
         self._plugged: dict[tuple[object, ...], bool] = {}
         self._answered_fps: set[str] = set()  # exceptions an analysis answered, by fingerprint
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
+        self._caller_follow: dict[tuple[object, ...], str] = {}  # ... and after the frame above it
+        self._looked_up_by_value: set[str] = set()  # what lookups by a name held in a variable lacked
         # Per worker: the last verl frame whose source line reads the run's config, and that line.
         self._config_read: dict[tuple[object, ...], tuple[int, str]] = {}
         # Per worker: the last frame of Python's import machinery, and the last user file whose
@@ -229,6 +231,7 @@ class Analyzer(ExceptionReadings):
                 self._entered.clear()
                 self._plugged.clear()
                 self._frame_follow.clear()
+                self._caller_follow.clear()
                 self._config_read.clear()
             # pydantic's validation plumbing (and huggingface_hub's, which transformers' config
             # classes validate with) is never where a setting is checked: the frame that built
@@ -254,6 +257,8 @@ class Analyzer(ExceptionReadings):
                 if _user_frame(fr):
                     self._plugged[key] = near and before is not None and before[1].package is not None
                 self._innermost[key] = (ends, fr)
+                # (the statement of the frame that called this one, in the same traceback)
+                self._caller_follow[key] = self._frame_follow.get(key, "") if near else ""
                 self._frame_follow[key] = follow
             if fr.package is None and not fr.path.startswith("<"):
                 self._own_frame[line.worker.key()] = (ends, fr)
@@ -531,6 +536,8 @@ class Analyzer(ExceptionReadings):
                 matched = self._matches(rule, joined, sig_idx)
                 # A wrap at a space or mid-word: either reading may be the one the rule excludes.
                 if matched is None or (rule.exclude_res and self._excluded_in(rule, line, variants)):
+                    continue
+                if "has no attribute" in variant and self._name_held_in_a_variable(joined, rule.id):
                     continue
                 hit = True
                 groups, si = matched

@@ -234,6 +234,9 @@ _NO_SIZE = lazy_compile(r"^(?:-\d+(?:\.\d+)?|0+(?:\.0+)?)$")
 _VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
 # `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
 # variable (a setting, a sample's field), not one written against a release of that module.
+# What a module or object lacks, in the words every wrapper repeats.
+_LACKING = lazy_compile(r"(?:module |object )?'?[\w.]+'? (?:object )?has no attribute '?\w+'?")
+MAX_LOOKUPS = 64  # lookups by a value remembered, to tell their echoes
 _LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")
 # A call in a source line (`score_lst = [reward_fn(data_source, r, gt) ...]`): the name called.
 _CALLED_NAME = lazy_compile(r"(?P<name>[A-Za-z_][\w.]*)\(")
@@ -289,6 +292,8 @@ class ExceptionReadings:
         _config_read: dict[tuple[object, ...], tuple[int, str]]
         _entered: dict[tuple[object, ...], tuple[str, bool, str]]
         _frame_follow: dict[tuple[object, ...], str]
+        _caller_follow: dict[tuple[object, ...], str]
+        _looked_up_by_value: set[str]
         _frames: dict[tuple[object, ...], deque[tuple[int, Frame]]]
         _importing: dict[tuple[object, ...], int]
         _innermost: dict[tuple[object, ...], tuple[int, Frame]]
@@ -1008,6 +1013,8 @@ class ExceptionReadings:
             config_check,
             data_field,
             npu_code,
+            switched_on_refused,
+            typed_value_refused,
         )
 
         if exc.type == "KeyError" and COLUMN_LOOKUP.search(last[1].path.replace("\\", "/")):
@@ -1018,6 +1025,17 @@ class ExceptionReadings:
                 )
         if self._credit(line, npu_code(exc.type, last[1].path)):
             return True
+        if package is not None and self._verl_called(line) and not self._called_by_user_code(line, package):
+            # (code verl runs for a setting, and OmegaConf checking a value against verl's typed
+            # config, refuse what the run set; what a script of the user's calls them with is its own)
+            if self._credit(
+                line, switched_on_refused(exc.type, last[1].path, last[1].func, self.context.overrides)
+            ):
+                return True
+            field = _full_key(line.follow)
+            set_keys = self.context.set_keys_named_in(field) if field else []
+            if self._credit(line, typed_value_refused(exc.type, message, last[1].path, field, set_keys)):
+                return True
         if package not in STACK_PACKAGES:
             return False
         raised_at = self._raising_source(line)
@@ -1171,12 +1189,22 @@ class ExceptionReadings:
 
         if code not in VERSION_MISMATCH_CODES:
             return False
-        if self._raising_frame(line) is None:
+        lacking = _LACKING.search(line.text)
+        if lacking is not None and lacking.group(0) in self._looked_up_by_value:
+            return True  # the same lookup again, in a wrapper's words (Hydra's, a Ray envelope)
+        raised = self._raising_frame(line)
+        if raised is None:
             return False
         code_line = self._raising_source(line)
+        if raised.func == "__getattr__":
+            # (a module's own attribute hook, torch's `__getattr__`, raised for the lookup its
+            # caller made: `getattr(torch, self.dtype)`)
+            code_line = _code_line(self._caller_follow.get(line.worker.key(), ""), any_statement=True)
         m = _LOOKED_UP_BY_VALUE.search(code_line)
         if m is None:
             return False
+        if lacking is not None and len(self._looked_up_by_value) < MAX_LOOKUPS:
+            self._looked_up_by_value.add(lacking.group(0))
         read = _CONFIG_READ.search(m.group("name"))
         if read is not None:
             basis = f"an AttributeError looking up the name {m.group('name')} holds, a setting's value"
@@ -1227,14 +1255,18 @@ class ExceptionReadings:
         )
         return self._credit(line, Fallback("ENV006", {"ext": package}, basis))
 
+    def _verl_called(self, line: Line) -> bool:
+        """Whether verl's code is in the traceback of the exception on `line`, just above it."""
+        frames = self._frames.get(line.worker.key(), ())
+        return any(0 <= line.number - number <= FRAME_LOOKBACK for number, _ in frames)
+
     def _outside_verl(self, line: Line, package: str) -> bool:
         """Whether a script of the user's called another library with no verl code anywhere in
         the traceback (a script building a PEFT model itself): the values it refused are the
         script's, not a setting of verl's config."""
         if package == "verl" or line.worker.key() not in self._entered:
             return False
-        frames = self._frames.get(line.worker.key(), ())
-        return not any(0 <= line.number - number <= FRAME_LOOKBACK for number, _ in frames)
+        return not self._verl_called(line)
 
     def _called_by_user_code(self, line: Line, package: str) -> bool:
         """Whether the library that raised was called by the user's own code with values of its

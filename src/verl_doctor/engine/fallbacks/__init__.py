@@ -45,6 +45,8 @@ from verl_doctor.engine.fallbacks.origins import (
     hydra_composition,
     model_config_refused,
     npu_code,
+    switched_on_refused,
+    typed_value_refused,
 )
 from verl_doctor.engine.fallbacks.packages import (
     MODEL_CONFIG_PACKAGES,
@@ -85,6 +87,8 @@ __all__ = [
     "model_config_refused",
     "named_flag",
     "npu_code",
+    "switched_on_refused",
+    "typed_value_refused",
     "patched_library_changed",
     "pip_distribution",
     "starts_up",

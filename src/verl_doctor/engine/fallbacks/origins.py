@@ -49,6 +49,59 @@ def npu_code(exc_type: str, path: str) -> Fallback | None:
     )
 
 
+# Code that runs only when a verl setting switches it on, by where it lives: its refusal is that
+# setting not fitting the model or the rest of the run (Liger's patches of a model's classes, run
+# when model.use_liger is on: verl/workers/fsdp_workers.py, verl/workers/engine/fsdp/).
+_SWITCHED_ON = ((lazy_compile(r"/liger_kernel/"), "use_liger"),)
+# Where that setting sits in verl's config, for a log that does not show it set.
+_SETTING_PLACES = {"use_liger": ("actor_rollout_ref.model.use_liger", "critic.model.use_liger")}
+
+
+def switched_on_refused(exc_type: str, path: str, func: str, overrides: dict[str, str]) -> Fallback | None:
+    """A refusal raised in code a verl setting switched on (`overrides`: the run's settings): the
+    setting, as this run gave it, does not fit the model (CFG014)."""
+    p = path.replace("\\", "/")
+    option = next((name for where, name in _SWITCHED_ON if where.search(p)), None)
+    if option is None:
+        return None
+    given = [
+        k
+        for k, v in overrides.items()
+        if k.rpartition(".")[2] == option and v.strip("'\" ").lower() == "true"
+    ]
+    basis = (
+        f"{an(exc_type)} raised in {p.rsplit('/', 1)[-1]} ({func}), code verl runs only when {option} is on"
+    )
+    return Fallback("CFG014", {"options": ", ".join(given or _SETTING_PLACES[option])}, basis)
+
+
+# OmegaConf refusing what code put into a config, not a value a setting gave: an object of a class
+# it cannot hold, or a type annotation it cannot read (code of verl's or the user's).
+_OBJECT_NOT_A_VALUE = lazy_compile(
+    r"^(?:Unexpected type annotation|Object of unsupported type|Unsupported value type|"
+    r"Unexpected object type)\b"
+)
+
+
+def typed_value_refused(
+    exc_type: str, message: str, path: str, key: str | None, set_keys: list[str]
+) -> Fallback | None:
+    """OmegaConf refusing a value for a typed field while verl turned its config into one of its
+    classes (`Value 'auto' of type 'str' is incompatible with type hint 'Union[int, float]'`,
+    `Non optional field cannot be assigned None`): the value a setting gave that field (`key`, the
+    field Hydra's full_key names; `set_keys`, the run's settings that name it) (CFG014)."""
+    if "/omegaconf/" not in path.replace("\\", "/") or not exc_type.endswith("ValidationError"):
+        return None
+    if _OBJECT_NOT_A_VALUE.search(message):
+        return None
+    named = set_keys or ([key] if key else [])
+    groups = {"options": ", ".join(named)} if named else {}
+    field = f" for {key}" if key else ""
+    return Fallback(
+        "CFG014", groups, f"OmegaConf refusing a value{field} of the wrong type for verl's typed config"
+    )
+
+
 RUNTIME_TYPES = frozenset(("RuntimeError", "OSError", "FileNotFoundError", "EnvironmentError", "SystemError"))
 
 
