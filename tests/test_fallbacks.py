@@ -128,6 +128,47 @@ def test_verl_check_naming_config_options_says_which() -> None:
     assert "actor_rollout_ref.actor.ppo_mini_batch_size" in report.findings[0].basis
 
 
+def test_a_dataloader_worker_killed_outright_is_possibly_the_hosts_memory() -> None:
+    """torch's DataLoader naming SIGKILL as what killed a worker: on a training node nearly always
+    the kernel's OOM killer, but not surely, so a possibility next to the error, not an answer."""
+    text = _tb("RuntimeError: DataLoader worker (pid 23871) is killed by signal: Killed. ")
+    report = diagnose_text(text, _CATALOG)
+    assert report.findings == ()
+    assert "DIST005" in (report.unrecognized[0].hint or "")
+
+
+_NO_BUNDLES = _tb(
+    "ValueError: Bundles must be a non-empty list of resource dictionaries. For example: "
+    '`[{"CPU": 1.0}, {"GPU": 1.0}]`. Got empty list instead.',
+    "/usr/local/lib/python3.11/site-packages/ray/util/placement_group.py",
+    "_validate_bundles",
+)
+
+
+def test_ray_asked_for_no_bundles_is_a_pool_of_no_gpus_or_the_gpu_count_the_run_zeroed() -> None:
+    """A placement group of no bundles: a resource pool of verl's sized 0 (CFG014); when the run
+    set the trainer's own GPU count to 0, that count (CFG003), as when verl divides by it."""
+    [pool] = diagnose_text(_NO_BUNDLES, _CATALOG).findings
+    assert pool.rule == "CFG014"
+    zeroed = "$ python3 -m verl.trainer.main_ppo trainer.nnodes=1 trainer.n_gpus_per_node=0\n" + _NO_BUNDLES
+    [count] = diagnose_text(zeroed, _CATALOG).findings
+    assert count.rule == "CFG003"
+    assert "trainer.n_gpus_per_node to 0" in count.cause
+
+
+def test_a_library_echoing_the_constant_a_hydra_null_became_names_that_setting() -> None:
+    """torch's DataLoader handed `batch_size=None` (`data.train_batch_size=null` on the command
+    line): the setting left without a value (CFG011), though the message never says `got`."""
+    log = "$ python3 -m verl.trainer.main_ppo data.train_batch_size=null\n" + _tb(
+        "ValueError: batch_size=None option disables auto-batching and is mutually exclusive with drop_last",
+        "/usr/local/lib/python3.11/site-packages/torch/utils/data/dataloader.py",
+        "__init__",
+    )
+    [finding] = diagnose_text(log, _CATALOG).findings
+    assert finding.rule == "CFG011"
+    assert "data.train_batch_size" in finding.cause
+
+
 def test_a_weak_clue_never_stands_above_an_unknown_decisive_exception(run_cli) -> None:
     # ENV009's low-confidence clue (verl's "mbridge package not found" notice) next to a decisive
     # exception no rule knows: the guess must not be presented as the answer, only as a hint.

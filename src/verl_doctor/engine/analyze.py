@@ -770,6 +770,7 @@ class Analyzer(ExceptionReadings):
         self._deleted_section_read()
         self._section_a_choice_reads()
         self._key_verl_reads_is_missing()
+        self._pool_emptied_by_gpu_count()
         self._interpolation_to_no_key()
         self._none_given()
         self._misspelt_target()
@@ -911,6 +912,22 @@ class Analyzer(ExceptionReadings):
 
         if known(key):
             self._answer_instead("CFG005", "CFG011", {"full_key": key})
+
+    def _pool_emptied_by_gpu_count(self) -> None:
+        """Ray refusing a placement group of no bundles while the run set the trainer's GPU or
+        node count to 0 (`trainer.n_gpus_per_node=0`, often a script's count of the GPUs it
+        saw): that count (CFG003), as when verl divides by it. A pool of its own the run left at
+        0 stays a pool's size (CFG014)."""
+        state = self.states.get("CFG014")
+        if state is None or "empty_bundles" not in state.groups:
+            return
+        zeros = [
+            key
+            for key in ("trainer.n_gpus_per_node", "trainer.nnodes")
+            if self.context.overrides.get(key, "").strip("'\" ") in ("0", "0.0")
+        ]
+        if zeros:
+            self._answer_instead("CFG014", "CFG003", {"zero_count": zeros[0]})
 
     def _interpolation_to_no_key(self) -> None:
         """An interpolation to a key that no verl config has (`${data_dir}` written in a group

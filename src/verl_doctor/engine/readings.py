@@ -61,6 +61,11 @@ _NOT_FOUND = lazy_compile(
 )
 # A value a check says it got, with its name (`but got batch_size=-1`).
 _NAMED_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? ([a-z][a-z0-9_]{2,60})=['\"]?(-?[\w.+-]{1,60})")
+# A library echoing an argument it was handed as one of Python's constants (`batch_size=None option
+# disables auto-batching`, torch's DataLoader): what a setting's Hydra null, true or false became.
+_ECHOED_CONSTANT = lazy_compile(r"(?<![\w.])([a-z][a-z0-9_]{2,60})=(None|True|False)\b")
+# Hydra's spellings of Python's constants.
+_AS_PYTHON = {"null": "None", "~": "None", "true": "True", "false": "False"}
 # Python's words for a module used while it is still being imported, with the file when it says so.
 _PARTIAL_MODULE = lazy_compile(
     r"partially initialized module '(?P<module>[\w.]+)'(?:[^(]*\(most likely due to a circular import\))?"
@@ -571,7 +576,7 @@ class ExceptionReadings:
         is refused, whoever checked it."""
         if exc.type not in ("ValueError", "AssertionError", "TypeError"):
             return False
-        named = _NAMED_VALUE.findall(exc.message)
+        named = _NAMED_VALUE.findall(exc.message) + _ECHOED_CONSTANT.findall(exc.message)
         alone = [] if named else _GOT_VALUE.findall(exc.message)
         if not named and not alone:
             return False
@@ -581,6 +586,7 @@ class ExceptionReadings:
         for key, value in self.context.overrides.items():
             leaf = key.rsplit(".", 1)[-1]
             given = value.strip("'\"")
+            given = _AS_PYTHON.get(given.lower(), given)
             if any(got == given and (leaf == name or leaf.endswith("_" + name)) for name, got in named):
                 keys = [key]
                 break
@@ -590,6 +596,9 @@ class ExceptionReadings:
             return False  # a value many settings share says nothing of which one
         value = self.context.overrides[keys[0]]
         basis = f"{an(exc.type)} refusing the value {value}, which this run set as {' and '.join(keys)}"
+        if _AS_PYTHON.get(value.strip("'\"").lower()) == "None":
+            # (a setting given Hydra's null is one left without a value where one is needed)
+            return self._credit(line, Fallback("CFG011", {"full_key": keys[0]}, basis))
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
 
     def _count_set_to_zero(self, line: Line, exc: ExceptionLine) -> bool:
