@@ -3070,11 +3070,38 @@ def test_a_file_named_like_an_installed_package_is_that_shadow() -> None:
         "(most likely due to a circular import)\n"
     )
     first = diagnose_text(text, _CATALOG).findings[0]
-    assert first.rule == "ENV009" and "/home/u/rl/ray.py, a file of yours" in first.cause
+    assert first.rule == "ENV003" and "/home/u/rl/ray.py, a file of yours" in first.cause
     assert first.fixes[0].commands[0] == "mv /home/u/rl/ray.py /home/u/rl/my_ray.py"
     # the user's own module importing itself in a circle names no installed package
     own = text.replace("'ray'", "'reward_utils'").replace("/ray.py", "/reward_utils.py")
-    assert not any(f.rule == "ENV009" for f in diagnose_text(own, _CATALOG).findings)
+    assert not any(f.rule == "ENV003" for f in diagnose_text(own, _CATALOG).findings)
+
+
+@pytest.mark.parametrize("module", ["copy", "datasets"])
+def test_a_file_a_librarys_import_ran_in_place_of_its_package_is_that_shadow_whatever_it_raised(
+    module: str,
+) -> None:
+    """`import copy` in verl's protocol.py ran the user's ~/rl/copy.py, which then failed on
+    verl's own arguments (a missing 'data.train_files=...' file): the shadow is the error, not
+    the file the user's script looked for. Python's own modules and installed packages alike."""
+    text = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/venv/lib/python3.11/site-packages/verl/protocol.py", line 20, in <module>\n'
+        f"    import {module}\n"
+        f'  File "/home/u/rl/{module}.py", line 6, in <module>\n'
+        "    shutil.copytree(sys.argv[1], sys.argv[2], dirs_exist_ok=True)\n"
+        '  File "/usr/lib/python3.11/shutil.py", line 559, in copytree\n'
+        "    with os.scandir(src) as itr:\n"
+        "FileNotFoundError: [Errno 2] No such file or directory: 'data.train_files=/data/gsm8k/train.parquet'\n"
+    )
+    [first] = diagnose_text(text, _CATALOG).findings
+    assert first.rule == "ENV003" and f"/home/u/rl/{module}.py, a file of yours" in first.cause
+    # a module of the user's own imported by name is no shadow, and a package's whole folder
+    # (a copy installed elsewhere with --target) is another installation, not the user's file
+    mine = text.replace(f"import {module}", "import my_copy").replace(f"/{module}.py", "/my_copy.py")
+    assert "ENV003" not in [f.rule for f in diagnose_text(mine, _CATALOG).findings]
+    folder = text.replace(f"/home/u/rl/{module}.py", f"/opt/extra/{module}/__init__.py")
+    assert "ENV003" not in [f.rule for f in diagnose_text(folder, _CATALOG).findings]
 
 
 def test_a_value_a_check_shows_alone_is_the_setting_or_two_that_hold_it() -> None:

@@ -156,6 +156,8 @@ class Analyzer(ExceptionReadings):
         self._frame_follow: dict[tuple[object, ...], str] = {}  # what came after that frame
         self._caller_follow: dict[tuple[object, ...], str] = {}  # ... and after the frame above it
         self._looked_up_by_value: set[str] = set()  # what lookups by a name held in a variable lacked
+        # Per (source, worker): a file of the user's that a library's import ran in place of a package.
+        self._shadows: dict[tuple[str, tuple[object, ...]], tuple[int, str, str]] = {}
         # Per worker: the last verl frame whose source line reads the run's config, and that line.
         self._config_read: dict[tuple[object, ...], tuple[int, str]] = {}
         # Per worker: the last frame of Python's import machinery, and the last user file whose
@@ -260,6 +262,8 @@ class Analyzer(ExceptionReadings):
                 # (the statement of the frame that called this one, in the same traceback)
                 self._caller_follow[key] = self._frame_follow.get(key, "") if near else ""
                 self._frame_follow[key] = follow
+                if near and fr.func == "<module>" and _user_frame(fr):
+                    self._note_shadow(line, fr, self._caller_follow[key])
             if fr.package is None and not fr.path.startswith("<"):
                 self._own_frame[line.worker.key()] = (ends, fr)
             self._note_import(line, fr)
@@ -765,6 +769,7 @@ class Analyzer(ExceptionReadings):
         """Answers only the whole log can give, made when the report is asked for (once per
         line): with no error known or unknown, a Ray envelope whose class says what happened
         (a worker's death) is the answer, though the death's own message was cut off."""
+        self._shadow_ran()
         self._checkpoint_given_as_model()
         self._override_left_empty()
         self._deleted_section_read()

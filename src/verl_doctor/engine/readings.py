@@ -9,6 +9,7 @@ functions a user's code entered) and record answers through it.
 from __future__ import annotations
 
 import re
+import sys
 from collections import deque
 
 from verl_doctor.catalog.load import Catalog
@@ -299,6 +300,7 @@ class ExceptionReadings:
         _frame_follow: dict[tuple[object, ...], str]
         _caller_follow: dict[tuple[object, ...], str]
         _looked_up_by_value: set[str]
+        _shadows: dict[tuple[str, tuple[object, ...]], tuple[int, str, str]]
         _frames: dict[tuple[object, ...], deque[tuple[int, Frame]]]
         _importing: dict[tuple[object, ...], int]
         _innermost: dict[tuple[object, ...], tuple[int, Frame]]
@@ -381,6 +383,53 @@ class ExceptionReadings:
             or self._config_check(line, exc, own)
             or self._override_named_in_refusal(line, exc)
         )
+
+    def _note_shadow(self, line: Line, fr: Frame, caller_statement: str) -> None:
+        """A single file of the user's that ran as a module right under a library's `import X`
+        (or `from X import ...`) and is named X, where X is an installed package or a module of
+        Python's own (`import copy` in verl/protocol.py running ~/rl/copy.py): that file shadows
+        X, whatever it then does. (A package's folder is a copy installed elsewhere, not this.)"""
+        stem = _module_name_of(fr.path)
+        if stem is None or stem not in _imported_names(caller_statement):
+            return
+        from verl_doctor.engine.fallbacks import known_package
+
+        if known_package(stem) is None and stem not in sys.stdlib_module_names:
+            return  # a module of the user's own that a file of theirs imports
+        if len(self._shadows) > MAX_WORKERS:
+            self._shadows.clear()
+        self._shadows[(line.source, line.worker.key())] = (line.number, fr.path, stem)
+
+    def _shadow_ran(self) -> None:
+        """Answers made on a traceback that ran through a file shadowing a package (see
+        `_note_shadow`) are the shadow's doing: what the file then raised (a missing data file
+        for `shutil.copytree` run with verl's arguments) is replaced by the shadow itself."""
+        from verl_doctor.engine.fallbacks import Fallback
+
+        for (source, key), (number, path, name) in self._shadows.items():
+
+            def behind(ln: Line, number: int = number, source: str = source, key: object = key) -> bool:
+                return (
+                    ln.source == source
+                    and ln.worker.key() == key
+                    and 0 <= ln.number - number <= FRAME_LOOKBACK
+                )
+
+            codes = [c for c, st in self.states.items() if st.first is not None and behind(st.first)]
+            unknown = [fp for fp, u in self._unknown.items() if behind(u.line)]
+            if not codes and not unknown:
+                continue
+            lines = [self.states[c].first for c in codes] + [self._unknown[fp].line for fp in unknown]
+            first = min((ln for ln in lines if ln is not None), key=lambda ln: ln.number)
+            for c in codes:
+                del self.states[c]
+            for fp in unknown:
+                del self._unknown[fp]
+                self._answered_fps.add(fp)
+            folder = path[: path.rfind("/")] or "."
+            groups = {"shadow": path, "shadowed": name, "shadow_renamed": f"{folder}/my_{name}.py"}
+            basis = f"Python ran {path}, a file of yours, for `import {name}`: it shadows that package"
+            self._credit(first, Fallback("ENV003", groups, basis))
 
     def _note_import(self, line: Line, fr: Frame) -> None:
         """Follow Python importing a file: its `exec_module` frame, then the file's `<module>`."""
@@ -489,7 +538,7 @@ class ExceptionReadings:
         folder = shadow[: shadow.rfind("/" + top)] or "."
         groups = {"shadow": shadow, "shadowed": top, "shadow_renamed": f"{folder}/my_{top}.py"}
         basis = f"{an(exc.type)} from {shadow}, a file of yours named like the installed package {top}"
-        return self._credit(line, Fallback("ENV009", groups, basis))
+        return self._credit(line, Fallback("ENV003", groups, basis))
 
     def _module_the_run_names(self, line: Line, exc: ExceptionLine) -> bool:
         """A module Python cannot import that the run named itself: a file path given where a
@@ -1426,3 +1475,26 @@ def _full_key(follow: str) -> str | None:
         if m is not None:
             return m.group("key")
     return None
+
+
+# `import a.b, c as d` / `from a.b import c`: the modules a statement imports.
+_IMPORT_STATEMENT = lazy_compile(r"^\s*(?:from\s+(?P<from>[\w.]+)\s+import\b|import\s+(?P<names>[\w., ]+))")
+
+
+def _imported_names(statement: str) -> set[str]:
+    """The top-level modules an `import` statement (a frame's source line) imports."""
+    m = _IMPORT_STATEMENT.match(_code_line(statement, any_statement=True))
+    if m is None:
+        return set()
+    if m["from"]:
+        return {m["from"].split(".")[0]}
+    return {part.split()[0].split(".")[0] for part in m["names"].split(",") if part.strip()}
+
+
+def _module_name_of(path: str) -> str | None:
+    """The module a single file is imported as (`~/rl/copy.py`: copy); None for a package's
+    `__init__.py`, which is a whole package (a copy of one installed elsewhere, with --target)."""
+    name = path.replace("\\", "/").rsplit("/", 1)[-1]
+    if not name.endswith(".py") or name == "__init__.py":
+        return None
+    return name[:-3]
