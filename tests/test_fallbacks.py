@@ -169,6 +169,20 @@ def test_a_library_echoing_the_constant_a_hydra_null_became_names_that_setting()
     assert "data.train_batch_size" in finding.cause
 
 
+def test_an_installed_packages_own_file_named_in_a_refusal_is_no_custom_module() -> None:
+    """transformers' auto classes not finding a class in their own module name that module's
+    file: a file of the installed package, not a module of the user's that is missing."""
+    where = "/usr/local/lib/python3.12/dist-packages/transformers"
+    text = _tb(
+        "ValueError: Could not find Qwen3VLForConditionalGeneration neither in <module "
+        f"'transformers.models.qwen3_vl' from '{where}/models/qwen3_vl/__init__.py'> nor in "
+        f"<module 'transformers' from '{where}/__init__.py'>",
+        f"{where}/models/auto/auto_factory.py",
+        "getattribute_from_module",
+    )
+    assert "CFG008" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]
+
+
 def test_a_weak_clue_never_stands_above_an_unknown_decisive_exception(run_cli) -> None:
     # ENV009's low-confidence clue (verl's "mbridge package not found" notice) next to a decisive
     # exception no rule knows: the guess must not be presented as the answer, only as a hint.
@@ -3432,6 +3446,10 @@ def test_a_library_refusing_a_value_while_it_starts_is_a_setting(
         (
             "RuntimeError: Setting `recursive=True` to `unwrap_model` requires `accelerate` v0.29.0. "
             "Please upgrade your version of accelerate",
+            "ENV013",
+        ),
+        (
+            "ImportError: Saving a model with tensor parallelism requires `huggingface_hub` version 0.31.4 or higher.",
             "ENV013",
         ),
         (

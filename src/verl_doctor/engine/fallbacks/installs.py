@@ -102,8 +102,9 @@ _VERSION_NEEDED = lazy_compile(
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     # `The experimental `_owner` argument to `ray.put` has been removed in Ray 2.56.`
     r"|\b(?:removed|deprecated|dropped|renamed|changed) in (?P<y>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
-    # `requires `accelerate` v0.29.0. Please upgrade your version of accelerate`
-    r"|\brequires? [`'\"](?P<w>[A-Za-z][\w-]*)[`'\"] v?\d+(?:\.\d+)+"
+    # `requires `accelerate` v0.29.0. Please upgrade your version of accelerate`, `requires
+    # `huggingface_hub` version 0.31.4 or higher`
+    r"|\brequires? [`'\"](?P<w>[A-Za-z][\w-]*)[`'\"] (?:version )?v?\d+(?:\.\d+)+"
     r"|(?:upgrade|update|downgrade) (?:your )?(?:version|installation|install) of "
     r"[`'\"]?(?P<v>[A-Za-z][\w-]*)"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",

@@ -117,6 +117,8 @@ def path_missing(message: str, exc_type: str) -> Fallback | None:
         if low.endswith(DATA_SUFFIXES) and not MODEL_FILES.search(path):
             return Fallback("CFG013", {"path": path}, f"{an(exc_type)}: a data file that is not there")
         if low.endswith(".py"):
+            if "-packages/" in path:
+                continue  # an installed package's own file (`<module 'transformers.models.x' from ...>`)
             return Fallback(
                 "CFG008", {"path": path}, f"{an(exc_type)}: a custom module file that is not there"
             )
