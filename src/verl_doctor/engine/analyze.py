@@ -49,6 +49,7 @@ from verl_doctor.engine.readings import (
     RAISED_WITHIN,
     ExceptionReadings,
     Unknown,
+    is_zero,
     short_path,
 )
 from verl_doctor.engine.rule_state import RuleState
@@ -929,7 +930,7 @@ class Analyzer(ExceptionReadings):
         zeros = [
             key
             for key in ("trainer.n_gpus_per_node", "trainer.nnodes")
-            if self.context.overrides.get(key, "").strip("'\" ") in ("0", "0.0")
+            if is_zero(self.context.overrides.get(key, ""))
         ]
         if zeros:
             self._answer_instead("CFG014", "CFG003", {"zero_count": zeros[0]})

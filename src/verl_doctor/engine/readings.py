@@ -238,11 +238,11 @@ _GPU_COUNT_KEYS = frozenset(("n_gpus_per_node", "nnodes"))
 _NO_SIZE = lazy_compile(r"^(?:-\d+(?:\.\d+)?|0+(?:\.0+)?)$")
 # The codes that say a value of verl's config was refused or left out.
 _VERL_VALUE_CODES = frozenset(("CFG011", "CFG014"))
-# `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
-# variable (a setting, a sample's field), not one written against a release of that module.
 # What a module or object lacks, in the words every wrapper repeats.
 _LACKING = lazy_compile(r"(?:module |object )?'?[\w.]+'? (?:object )?has no attribute '?\w+'?")
 MAX_LOOKUPS = 64  # lookups by a value remembered, to tell their echoes
+# `getattr(torch.optim, config.optimizer)`: an attribute looked up by a name the code holds in a
+# variable (a setting, a sample's field), not one written against a release of that module.
 _LOOKED_UP_BY_VALUE = lazy_compile(r"\bgetattr\(\s*[^,()]+,\s*(?P<name>[A-Za-z_][\w.\[\]'\"]*)\s*[,)]")
 # A call in a source line (`score_lst = [reward_fn(data_source, r, gt) ...]`): the name called.
 _CALLED_NAME = lazy_compile(r"(?P<name>[A-Za-z_][\w.]*)\(")
@@ -407,16 +407,11 @@ class ExceptionReadings:
         from verl_doctor.engine.fallbacks import Fallback
 
         for (source, key), (number, path, name) in self._shadows.items():
-
-            def behind(ln: Line, number: int = number, source: str = source, key: object = key) -> bool:
-                return (
-                    ln.source == source
-                    and ln.worker.key() == key
-                    and 0 <= ln.number - number <= FRAME_LOOKBACK
-                )
-
-            codes = [c for c, st in self.states.items() if st.first is not None and behind(st.first)]
-            unknown = [fp for fp, u in self._unknown.items() if behind(u.line)]
+            after = (source, key, number)
+            codes = [
+                c for c, st in self.states.items() if st.first is not None and _raised_after(st.first, *after)
+            ]
+            unknown = [fp for fp, u in self._unknown.items() if _raised_after(u.line, *after)]
             if not codes and not unknown:
                 continue
             lines = [self.states[c].first for c in codes] + [self._unknown[fp].line for fp in unknown]
@@ -426,10 +421,8 @@ class ExceptionReadings:
             for fp in unknown:
                 del self._unknown[fp]
                 self._answered_fps.add(fp)
-            folder = path[: path.rfind("/")] or "."
-            groups = {"shadow": path, "shadowed": name, "shadow_renamed": f"{folder}/my_{name}.py"}
             basis = f"Python ran {path}, a file of yours, for `import {name}`: it shadows that package"
-            self._credit(first, Fallback("ENV003", groups, basis))
+            self._credit(first, Fallback("ENV003", _shadow_groups(path, name), basis))
 
     def _note_import(self, line: Line, fr: Frame) -> None:
         """Follow Python importing a file: its `exec_module` frame, then the file's `<module>`."""
@@ -535,10 +528,8 @@ class ExceptionReadings:
             shadow = mine[1].path
         if shadow is None:
             return False
-        folder = shadow[: shadow.rfind("/" + top)] or "."
-        groups = {"shadow": shadow, "shadowed": top, "shadow_renamed": f"{folder}/my_{top}.py"}
         basis = f"{an(exc.type)} from {shadow}, a file of yours named like the installed package {top}"
-        return self._credit(line, Fallback("ENV003", groups, basis))
+        return self._credit(line, Fallback("ENV003", _shadow_groups(shadow, top), basis))
 
     def _module_the_run_names(self, line: Line, exc: ExceptionLine) -> bool:
         """A module Python cannot import that the run named itself: a file path given where a
@@ -661,7 +652,7 @@ class ExceptionReadings:
             return False
         overrides = self.context.overrides
         if exc.type == "ZeroDivisionError":
-            zeros = [k for k, v in overrides.items() if v.strip("'\" ") in ("0", "0.0")]
+            zeros = [k for k, v in overrides.items() if is_zero(v)]
         else:
             said = f"{self._raising_source(line)} {exc.message}"
             zeros = [
@@ -1498,3 +1489,20 @@ def _module_name_of(path: str) -> str | None:
     if not name.endswith(".py") or name == "__init__.py":
         return None
     return name[:-3]
+
+
+def is_zero(value: str) -> bool:
+    """Whether a setting's value, as the command line gave it, is 0."""
+    return value.strip("'\" ") in ("0", "0.0")
+
+
+def _shadow_groups(path: str, name: str) -> dict[str, str]:
+    """A rule's groups for `path`, a file of the user's shadowing the package `name`, with the
+    name to rename it to."""
+    folder = path[: path.rfind("/")] or "."
+    return {"shadow": path, "shadowed": name, "shadow_renamed": f"{folder}/my_{name}.py"}
+
+
+def _raised_after(line: Line, source: str, key: object, number: int) -> bool:
+    """Whether `line` is in the same worker's traceback as line `number` of `source`, after it."""
+    return line.source == source and line.worker.key() == key and 0 <= line.number - number <= FRAME_LOOKBACK
