@@ -496,12 +496,13 @@ class Analyzer(ExceptionReadings):
         their spaces at both ends; with `frame`, the line after may be the rest of a frame that a
         wrap cut after its path (`line 233, in validate`), which elsewhere starts a record."""
         raw = strip_ansi(line.raw)
+        if "$ " in raw and _SHELL_PROMPT.match(message_of(raw)):
+            return []  # a command the user typed: what follows is its output
         own = PREFIX.match(raw)
         # (a log whose every line has a prefix naming no worker, a timestamp or a quote: the
-        # lines after go on behind theirs)
-        plain = 0 if own is not None else plain_prefix_end(raw)
-        if _SHELL_PROMPT.match(message_of(raw)):
-            return []  # a command the user typed: what follows is its output
+        # lines after go on behind theirs; a line that starts with its message has none)
+        bare = own is not None or raw.lstrip().startswith(line.text[:40])
+        plain = 0 if bare else plain_prefix_end(raw)
         pieces: list[str] = []
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
