@@ -902,6 +902,17 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
             "/usr/lib/python3/dist-packages/sglang/srt/managers/tokenizer_manager.py",
             "_validate_input_ids_in_vocab",
         ),
+        # verl's dataset code refusing what a row holds, naming no setting
+        (
+            "AssertionError: loss_mask should be int, got <class 'float'>",
+            "/opt/verl/verl/utils/dataset/multiturn_sft_dataset.py",
+            "__getitem__",
+        ),
+        (
+            "NotImplementedError: Currently, we only support the video formats introduced in qwen2-vl.",
+            "/opt/verl/verl/utils/dataset/vision_utils.py",
+            "process_video",
+        ),
     ],
 )
 def test_a_refusal_of_a_sample_or_of_how_code_calls_a_library_is_not_a_setting(

@@ -355,6 +355,15 @@ def _config_check(
         # (its own words: a config it prints after them, `{'reward_model': ...}`, names fields too)
         and (SAMPLE_FIELD.search(message.split("{", 1)[0]) or (_TOOL_CODE.search(p) and func == "create"))
     )
+    if (
+        package == "verl"
+        and _DATASET_CODE.search(p)
+        and func != "__init__"  # (built from the data settings: `Expect pad_mode to be 'right' ...`)
+        and not (options or sample_field_missing or _CONFIG_KEY.search(message) or A_SETTING_NAMED.search(message))
+    ):
+        # verl's dataset code refusing what a sample holds (`loss_mask should be int`, a video in
+        # a form it does not read) with no setting named: the data, not a value the run set.
+        return None
     if not by_frame:
         if package not in STACK_PACKAGES:
             return None
@@ -612,3 +621,4 @@ def _verl_does_not_support(message: str) -> bool:
 
 
 _TOOL_CODE = lazy_compile(r"/verl/tools/\w+\.py$")
+_DATASET_CODE = lazy_compile(r"/verl/utils/dataset/\w+\.py$")
