@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import textwrap
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -276,3 +277,16 @@ def test_the_lines_after_a_message_are_read_behind_the_same_prefix(shape: str, l
     line is not continued by the exception under it, nor a typed command by its output."""
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings][0] == code
     assert [f.rule for f in diagnose_text(WHOLE_LINES[shape](log), _CATALOG).findings][0] == code
+
+
+_CORPUS = Path(__file__).with_name("corpus")
+
+
+@pytest.mark.parametrize("log", ["276.log", "290.log"])
+def test_a_log_a_terminal_cut_reads_the_same_indented_as_a_code_block(log: str) -> None:
+    """Logs of the corpus cut at a terminal's width (a command, a message past its cut; one
+    behind srun's labels), then indented as a code block: the pieces of each cut line are read
+    together behind the indentation, and the first finding is the one the log gives as it is."""
+    text = (_CORPUS / log).read_text(encoding="utf-8")
+    first = diagnose_text(text, _CATALOG).findings[0].rule
+    assert [f.rule for f in diagnose_text(WHOLE_LINES["code-block"](text), _CATALOG).findings][:1] == [first]

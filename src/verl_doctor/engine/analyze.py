@@ -503,6 +503,8 @@ class Analyzer(ExceptionReadings):
         # lines after go on behind theirs; a line that starts with its message has none)
         bare = own is not None or raw.lstrip().startswith(line.text[:40])
         plain = 0 if bare else plain_prefix_end(raw)
+        # (a code block's indentation before every line of a paste: the lines after lose theirs)
+        margin = raw[: len(raw) - len(raw.lstrip(" \t"))] if own is None and bare else ""
         pieces: list[str] = []
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
@@ -513,6 +515,8 @@ class Analyzer(ExceptionReadings):
                     piece = piece[theirs.end() :]
             elif plain:
                 piece = piece[plain_prefix_end(piece) :]
+            elif margin and piece.startswith(margin):
+                piece = piece[len(margin) :]
             if _ELISION.match(piece):
                 continue
             if frame and not pieces and FRAME_REST.match(piece):

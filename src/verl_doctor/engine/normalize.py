@@ -255,7 +255,9 @@ def _span(m: re.Match[str], group: str, offset: int) -> Span:
 
 
 # Indentation before a worker's prefix: a log pasted as a Markdown code block (four spaces).
-_INDENTED_WORKER = lazy_compile(r"[ \t]+(?=\((?:[\w.:-]+,? )?(?:pid|ip)=|\[rank\d+\]:)")
+_INDENTED_WORKER = lazy_compile(
+    rf"[ \t]+(?=\((?:[\w.:-]+,? )?(?:pid|ip)=|\[rank\d+\]:|{SRUN_LABEL}\S|{NODE_LABEL}\S)"
+)
 
 
 def plain_prefix_end(text: str) -> int:

@@ -223,10 +223,12 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     reading first. Lines cut to one width by a terminal lose no character, so they join as
     printed, mid-word cuts too; a web page's wrap dropped the space it cut at, so its lines join
     with spaces. A single cut line shows no width to tell them apart: both readings."""
-    width = len(strip_ansi(line.raw).rstrip("\r"))
+    raw = strip_ansi(line.raw).rstrip("\r")
+    # (in a paste indented as a block, the lines after were read without the indentation)
+    widths = {len(raw), len(raw.lstrip(" \t"))}
     tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
     exact = (line.text + tail + "".join(pieces)).strip()
-    if len(pieces) > 1 and all(len(p) == width for p in pieces[:-1]):
+    if len(pieces) > 1 and all(len(p) in widths for p in pieces[:-1]):
         return [exact]
     spaced = f"{line.text} {' '.join(p.strip() for p in pieces)}"
     return [spaced, exact] if len(pieces) == 1 and exact != spaced else [spaced]

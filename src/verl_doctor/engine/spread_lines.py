@@ -25,6 +25,9 @@ _ARG = r"""(?:[+~]{0,2}[\w.\-/@]*=\S*|--?[A-Za-z][\w.\-]*(?:=\S*)?|\d[\w.]*|\S*[
 # ... and what a pipe or redirection after them runs or names (`2>&1 | tee run.log`).
 _ARGS_ONLY = lazy_compile(rf"\s*{_ARG}(?:\s+{_ARG})*(?:\s+(?:\d?>|\||&&|;).*)?\s*")
 _HYDRA_LIST = "Error executing job with overrides:"
+# What a paste puts before every line of the log (a code block's indentation, a Markdown quote):
+# taken off the lines that go on with the first, so that a wrap's cut pieces meet again.
+_MARGIN = lazy_compile(r"(?:[ \t]*>[ \t]?|[ \t]+)*")
 
 
 def starts_spread_line(raw: str) -> bool:
@@ -37,31 +40,35 @@ def spread_line(buf: bytes | bytearray, first: str, le: int, end: int) -> str | 
     """`first` (the line that ends at `le` in `buf`) joined with the lines after it that go on
     with it, up to `end`; None when no line goes on with it."""
     text = strip_ansi(first).rstrip("\r ")
+    margin = _MARGIN.match(text).group(0)  # type: ignore[union-attr]
+    text = text[len(margin) :]
     if text.endswith("\\") and _CONTINUED_COMMAND.search(text):
-        return _continued_command(buf, text, le, end)
+        return _continued_command(buf, text, le, end, margin)
     if _HYDRA_LIST in text:
-        return _override_list(buf, text, le, end)
+        return _override_list(buf, text, le, end, margin)
     if _COMMAND.search(text):
-        return _wrapped_command(buf, text, le, end)
+        return _wrapped_command(buf, text, le, end, margin)
     return None
 
 
-def _next_lines(buf: bytes | bytearray, pos: int, end: int) -> Iterator[str]:
-    """The lines from `pos` on (without colour codes and line ends), up to MAX_SPREAD_LINES."""
+def _next_lines(buf: bytes | bytearray, pos: int, end: int, margin: str) -> Iterator[str]:
+    """The lines from `pos` on (without colour codes and line ends, and without the first line's
+    `margin` where they start with it), up to MAX_SPREAD_LINES."""
     for _ in range(MAX_SPREAD_LINES):
         if pos >= end:
             return
         nl = buf.find(b"\n", pos, end)
-        yield strip_ansi(bytes(buf[pos : nl if nl >= 0 else end]).decode("utf-8", "replace")).rstrip("\r")
+        line = strip_ansi(bytes(buf[pos : nl if nl >= 0 else end]).decode("utf-8", "replace")).rstrip("\r")
+        yield line[len(margin) :] if margin and line.startswith(margin) else line
         if nl < 0:
             return
         pos = nl + 1
 
 
-def _continued_command(buf: bytes | bytearray, first: str, le: int, end: int) -> str:
+def _continued_command(buf: bytes | bytearray, first: str, le: int, end: int, margin: str) -> str:
     """The command joined as the shell joins lines that end in a backslash."""
     parts = [first.removesuffix("\\")]
-    for text in _next_lines(buf, le + 1, end):
+    for text in _next_lines(buf, le + 1, end, margin):
         text = text.rstrip()
         parts.append(text.removesuffix("\\"))
         if not text.endswith("\\"):
@@ -69,12 +76,12 @@ def _continued_command(buf: bytes | bytearray, first: str, le: int, end: int) ->
     return " ".join(p.strip() for p in parts if p.strip())
 
 
-def _wrapped_command(buf: bytes | bytearray, first: str, le: int, end: int) -> str | None:
+def _wrapped_command(buf: bytes | bytearray, first: str, le: int, end: int, margin: str) -> str | None:
     """The command with the lines a wrap cut from it: lines of nothing but arguments. A terminal
     cuts at its width (every cut line as long as the first), a page at a space it drops."""
     parts = [first]
     width = len(first) if len(first) >= WRAPPED_WIDTH else 0  # where a terminal may have cut it
-    for text in _next_lines(buf, le + 1, end):
+    for text in _next_lines(buf, le + 1, end, margin):
         words = text.split()
         if not words:
             break
@@ -96,13 +103,13 @@ def _wrapped_command(buf: bytes | bytearray, first: str, le: int, end: int) -> s
     return " ".join(p.strip() for p in parts)
 
 
-def _override_list(buf: bytes | bytearray, first: str, le: int, end: int) -> str | None:
+def _override_list(buf: bytes | bytearray, first: str, le: int, end: int, margin: str) -> str | None:
     """Hydra's override list with the lines a wrap cut from it, up to the `]` that closes it. A
     word wrap cuts at the space after an item's comma, a hard wrap anywhere."""
     if _closed(first.partition(_HYDRA_LIST)[2]):
         return None
     joined = first
-    for text in _next_lines(buf, le + 1, end):
+    for text in _next_lines(buf, le + 1, end, margin):
         # (`overrides:` / `['a=1',` / `'b=2']`: the spaces a word wrap cut at)
         cut_at_space = joined.endswith((",", ":")) and not text[:1].isspace()
         joined += (" " if cut_at_space else "") + text

@@ -359,7 +359,9 @@ def _config_check(
         package == "verl"
         and _DATASET_CODE.search(p)
         and func != "__init__"  # (built from the data settings: `Expect pad_mode to be 'right' ...`)
-        and not (options or sample_field_missing or _CONFIG_KEY.search(message) or A_SETTING_NAMED.search(message))
+        and not (
+            options or sample_field_missing or _CONFIG_KEY.search(message) or A_SETTING_NAMED.search(message)
+        )
     ):
         # verl's dataset code refusing what a sample holds (`loss_mask should be int`, a video in
         # a form it does not read) with no setting named: the data, not a value the run set.
