@@ -2296,6 +2296,22 @@ def test_a_function_verl_says_is_gone_is_code_written_for_another_verl() -> None
     assert (first.rule, first.confidence) == ("ENV005", "medium")
 
 
+def test_a_call_whose_way_of_working_verl_retired_is_code_written_for_another_verl() -> None:
+    log = _tb(
+        "NotImplementedError: AsyncRollout does not support blocking generate_batch(). The "
+        "colocated engine mode was retired in a later release; use the server manager instead.",
+        "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+        "generate_batch",
+        "raise NotImplementedError(",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV005", "medium")
+    # (a call named with nothing retired is no release's doing)
+    assert "ENV005" not in [
+        f.rule for f in diagnose_text(log.replace("was retired", "is busy"), _CATALOG).findings
+    ]
+
+
 def test_a_model_split_the_code_does_not_trust_yet_is_the_parallel_layout() -> None:
     log = _tb(
         "AssertionError: qwen2_5_vl's context parallel is not accurate yet",

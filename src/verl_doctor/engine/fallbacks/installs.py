@@ -446,11 +446,17 @@ _API_GONE = lazy_compile(
     r"(?:supported|available))\b"
 )
 
+# ... or that the way of working a call needs was retired (`ServerAdapter does not support
+# synchronous generate_sequences(). The vLLM SPMD mode was retired in PR #4411.`).
+_CALL_RETIRED = lazy_compile(
+    r"\b(?P<name>[A-Za-z_][\w.]*)\(\)[^\n]{0,200}?\b(?:was|were|has been|have been) (?:retired|removed)\b"
+)
+
 
 def api_gone(exc_type: str, message: str, package: str) -> Fallback | None:
     """An exception of a package saying a function of its API is gone (`get_dist_checkpoint_path
     is deprecated. ... Use the explicit helpers: ...`): code written for another release of it."""
-    m = _API_GONE.match(message.strip())
+    m = _API_GONE.match(message.strip()) or _CALL_RETIRED.search(message)
     if m is None or package not in VERSION_RULES:
         return None
     return version_mismatch(
