@@ -99,6 +99,33 @@ def test_a_client_that_lost_its_server_does_not_lead_the_engines_own_error() -> 
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["FLOW013"]
 
 
+def test_an_error_no_rule_knows_that_the_running_engine_died_of_is_the_engine_dying() -> None:
+    """SGLang's scheduler loop raises an error of its own bookkeeping mid-training, then the
+    engine goes down: that the engine died is said, and its error is shown beside it. The same
+    error raised outside the engine leads as an unknown exception, the death only named on it."""
+    s = "(WorkerDict pid=18422) "
+    tail = (
+        f"{s}ValueError: kv_pool_allocator slot accounting is off: available_size=1186112, total=1186432\n"
+        f"{s}[2025-07-09 13:52:41] Received sigquit from a child process. It usually means the child failed.\n"
+    )
+
+    def raised_in(path: str) -> str:
+        return (
+            f"{s}[2025-07-09 13:52:41 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+            f'{s}  File "{path}", line 1259, in check_memory\n'
+            f"{s}    raise ValueError(msg)\n"
+        ) + tail
+
+    report = diagnose_text(
+        raised_in("/usr/local/lib/python3.10/dist-packages/sglang/srt/managers/scheduler.py"), _CATALOG
+    )
+    assert [f.rule for f in report.findings] == ["FLOW013"]
+    assert [u.exception for u in report.unrecognized] == ["ValueError"]
+    report = diagnose_text(raised_in("/opt/verl/verl/workers/rollout/utils.py"), _CATALOG)
+    assert report.findings == ()
+    assert "followed by: FLOW013" in (report.unrecognized[0].hint or "")
+
+
 def test_an_engine_that_never_finished_loading_did_not_die_after_starting() -> None:
     """SGLang's ranks did not all finish loading; its sigquit notice that follows is the same
     failed start, not a second failure of a running engine."""

@@ -15,10 +15,12 @@ from verl_doctor.engine.analyze import _CONF_RANK, Analyzer
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import describe_phase, envelope
 from verl_doctor.engine.normalize import Worker
+from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES
 from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Unknown
 
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
+_ENGINE_DIED = "FLOW013"  # the rollout engine died after it had started
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -366,9 +368,14 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
         return [f for f in errors if f not in echoes], []
     if not errors or len(echoes) < len(errors):
         return errors, []
-    sources = {u.line.source for u in a._unknown.values() if u.exc.message.strip() and not u.peer_lost}
+    unknowns = [u for u in a._unknown.values() if u.exc.message.strip() and not u.peer_lost]
+    sources = {u.line.source for u in unknowns}
     if all(f.source in sources for f in errors):
-        return [], errors
+        # An exception the rollout engine's own code raised, no rule knowing it, that the engine
+        # then died of: that the engine died is what the log says of it (its message is shown).
+        engine = {u.line.source for u in unknowns if u.raised_in in ROLLOUT_ENGINES}
+        died = [f for f in echoes if f.rule == _ENGINE_DIED and f.source in engine]
+        return died, [f for f in errors if f not in died]
     return errors, []
 
 

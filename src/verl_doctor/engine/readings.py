@@ -193,6 +193,7 @@ class Unknown:
     phase: str | None
     verl_frame: str | None
     peer_lost: bool = False  # it only says the process at the other end went away
+    raised_in: str | None = None  # the package of the frame that raised it, when shown
 
 
 # A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
@@ -844,8 +845,10 @@ class ExceptionReadings:
             number, fr = frames[-1]
             if 0 <= line.number - number <= FRAME_LOOKBACK:
                 deepest = f"{short_path(fr.path)}:{fr.line} in {fr.func}"
+        last = self._last_frame(line)
+        raised_in = last[1].package if last is not None and 0 <= line.number - last[0] <= RAISED_WITHIN else None
         self._unknown[fp] = Unknown(
-            line, exc, 1 + line.repeats, phase, deepest or detail, self._peer_lost(line, exc)
+            line, exc, 1 + line.repeats, phase, deepest or detail, self._peer_lost(line, exc), raised_in
         )
 
     def _peer_lost(self, line: Line, exc: ExceptionLine) -> bool:
