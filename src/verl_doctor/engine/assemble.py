@@ -12,10 +12,10 @@ from verl_doctor.common.placeholders import fill_placeholders
 from verl_doctor.common.records import replace
 from verl_doctor.common.versions import satisfies
 from verl_doctor.engine.analyze import _CONF_RANK, Analyzer
+from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import describe_phase, envelope
 from verl_doctor.engine.normalize import Worker
-from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES
 from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Unknown
 
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
