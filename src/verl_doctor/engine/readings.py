@@ -846,7 +846,8 @@ class ExceptionReadings:
             if 0 <= line.number - number <= FRAME_LOOKBACK:
                 deepest = f"{short_path(fr.path)}:{fr.line} in {fr.func}"
         last = self._last_frame(line)
-        raised_in = last[1].package if last is not None and 0 <= line.number - last[0] <= RAISED_WITHIN else None
+        raised = last is not None and 0 <= line.number - last[0] <= RAISED_WITHIN
+        raised_in = last[1].package if last is not None and raised else None
         self._unknown[fp] = Unknown(
             line, exc, 1 + line.repeats, phase, deepest or detail, self._peer_lost(line, exc), raised_in
         )
