@@ -4977,3 +4977,24 @@ def test_a_warning_before_a_hang_is_not_promoted_when_an_exception_ended_the_log
     assert not report.findings
     assert [w.rule for w in report.warnings] == ["DIST006"]
     assert [u.exception for u in report.unrecognized] == ["ValueError"]
+
+
+def test_a_users_code_building_a_librarys_object_is_told_about_its_own_arguments() -> None:
+    """A reward function building transformers' GenerationConfig itself is refused a mode it
+    asked for ("`do_sample` must be set to `False`"): the refusal is directed at that code's
+    arguments, not at verl's option that shares the name, which the run did not set."""
+    w = "(TaskRunner pid=77120) "
+    log = (
+        f"{w}Traceback (most recent call last):\n"
+        f'{w}  File "/home/user/rl/rewards/judge.py", line 41, in compute_score\n'
+        f"{w}    cfg = GenerationConfig(\n"
+        f'{w}  File "/opt/venv/lib/python3.12/site-packages/transformers/generation/configuration_utils.py", '
+        "line 463, in __init__\n"
+        f"{w}    self.validate()\n"
+        f'{w}  File "/opt/venv/lib/python3.12/site-packages/transformers/generation/configuration_utils.py", '
+        "line 674, in validate\n"
+        f'{w}    raise ValueError(group_error_prefix + "`do_sample` must be set to `False`")\n'
+        f"{w}ValueError: `num_beam_groups` is not 1, triggering group beam search. In this generation mode, "
+        "`do_sample` must be set to `False`\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []

@@ -1146,11 +1146,23 @@ class ExceptionReadings:
         if (
             found is not None
             and found.code in _VERL_VALUE_CODES
-            and not directed
+            and not (directed and self._directed_at_the_run(message))
             and self._outside_verl(line, package)
         ):
             return False
         return self._credit(line, found)
+
+    def _directed_at_the_run(self, message: str) -> bool:
+        """Whether the setting a refusal directs is one of the run's: an engine's flag or a
+        variable of the environment, or an option the run set. A user's code building a
+        library's object itself (`GenerationConfig(...)` told "`do_sample` must be set to
+        `False`") is directed at that code, whatever verl option shares the name."""
+        from verl_doctor.engine.fallbacks import directed_option
+
+        option = directed_option(message)
+        if option is None or option.startswith("--") or option.isupper():
+            return True
+        return bool(self.context.set_keys_named_in(option))
 
     @staticmethod
     def _setting_directed(message: str) -> bool:
