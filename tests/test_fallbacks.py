@@ -246,6 +246,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
     ("message", "path", "code"),
     [
         # The rollout engines' and transformers' own argument checks, naming the option.
+        # (a feature refused beside a split, the feature first: the feature is the value refused)
+        (
+            "ValueError: Chunked decoding is not supported with pipeline-parallel-size > 1.",
+            f"{_SITE}/vllm/engine/arg_utils.py",
+            "CFG014",
+        ),
         (
             "ValueError: speculative_draft_tensor_parallel_size=2 is not supported for this draft model.",
             f"{_SITE}/vllm/config.py",

@@ -48,6 +48,7 @@ from verl_doctor.engine.fallbacks.wording import (
     MODEL_PARALLEL,
     NOT_AN_OPTION,
     NOT_OF_PLUGIN_BASE,
+    NOT_SUPPORTED_WITH,
     NOT_SUPPORTING,
     NOTHING_THERE,
     ON_THIS_GPU,
@@ -565,6 +566,7 @@ def _config_check(
                 # `--prefill-only-disable-kv-cache is incompatible with --attn-cp-size > 1`: the other
                 # setting is what is refused beside the split
                 and not (INCOMPATIBLE.search(message) and _another_setting_named(message))
+                and not _feature_a_split_refuses(message)
             )
             or (
                 parallel_sizes
@@ -587,11 +589,15 @@ def _config_check(
 
 
 def _feature_a_split_refuses(message: str) -> bool:
-    """Whether a model split refuses a feature (`Dynamic CP does not support distillation`): the
-    feature's setting is the value refused, not the split (`... does not support vpp` refuses
-    the split)."""
+    """Whether a model split refuses a feature (`Dynamic CP does not support distillation`, or
+    the other way round, `Async scheduling is not supported with pipeline-parallel-size > 1`):
+    the feature's setting is the value refused, not the split (`... does not support vpp`
+    refuses the split)."""
     m = NOT_SUPPORTING.search(message)
-    return bool(m and PARALLEL.search(message[: m.start()]) and not PARALLEL.search(m.group("object")))
+    if m and PARALLEL.search(message[: m.start()]) and not PARALLEL.search(m.group("object")):
+        return True
+    m = NOT_SUPPORTED_WITH.search(message)
+    return bool(m and PARALLEL.search(m.group("split")) and not PARALLEL.search(message[: m.start()]))
 
 
 def _another_setting_named(message: str) -> bool:

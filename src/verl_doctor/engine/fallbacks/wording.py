@@ -600,6 +600,12 @@ ENGINE_FEATURE = lazy_compile(
 
 
 # What a thing does not support (`Dynamic CP does not support distillation`): its object.
+# A feature refused beside what follows it (`X is not supported with pipeline-parallel-size > 1`).
+NOT_SUPPORTED_WITH = lazy_compile(
+    r"\b(?:is|are) not (?:yet |currently )?supported (?:with|when|together with|in combination with) "
+    r"(?P<split>[^.;:]{1,80})",
+    re.I,
+)
 NOT_SUPPORTING = lazy_compile(
     r"\b(?:does not|doesn't|do not|don't|cannot|can't) (?:yet |currently )?support (?:for |with )?"
     r"(?P<object>[^.;:,]{1,80})",
