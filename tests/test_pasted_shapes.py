@@ -282,11 +282,21 @@ def test_the_lines_after_a_message_are_read_behind_the_same_prefix(shape: str, l
 _CORPUS = Path(__file__).with_name("corpus")
 
 
-@pytest.mark.parametrize("log", ["276.log", "290.log"])
-def test_a_log_a_terminal_cut_reads_the_same_indented_as_a_code_block(log: str) -> None:
+@pytest.mark.parametrize(
+    ("log", "shape"),
+    [
+        ("276.log", "code-block"),
+        ("290.log", "code-block"),
+        ("276.log", "markdown-quote"),
+        ("351.log", "markdown-quote"),
+    ],
+)
+def test_a_log_a_terminal_cut_reads_the_same_indented_or_quoted(log: str, shape: str) -> None:
     """Logs of the corpus cut at a terminal's width (a command, a message past its cut; one
-    behind srun's labels), then indented as a code block: the pieces of each cut line are read
-    together behind the indentation, and the first finding is the one the log gives as it is."""
+    behind srun's labels; one whose message is followed by a worker's line), then indented as a
+    code block or quoted: the pieces of each cut line are read together behind the margin, a
+    worker's line behind it is a record of its own, and the first finding is the one the log
+    gives as it is."""
     text = (_CORPUS / log).read_text(encoding="utf-8")
     first = diagnose_text(text, _CATALOG).findings[0].rule
-    assert [f.rule for f in diagnose_text(WHOLE_LINES["code-block"](text), _CATALOG).findings][:1] == [first]
+    assert [f.rule for f in diagnose_text(WHOLE_LINES[shape](text), _CATALOG).findings][:1] == [first]

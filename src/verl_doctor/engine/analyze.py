@@ -514,7 +514,9 @@ class Analyzer(ExceptionReadings):
                 if theirs is not None and theirs.group(0).strip() == own_prefix:
                     piece = piece[theirs.end() :]
             elif plain:
-                piece = piece[plain_prefix_end(piece) :]
+                # (behind the same quote, a line whose prefix names a worker is another record)
+                cut = plain_prefix_end(piece) or (plain if piece.startswith(raw[:plain]) else 0)
+                piece = piece[cut:]
             elif margin and piece.startswith(margin):
                 piece = piece[len(margin) :]
             if _ELISION.match(piece):

@@ -28,6 +28,7 @@ from verl_doctor.engine.normalize import (
     WRAPPED_WIDTH,
     Line,
     message_of,
+    plain_prefix_end,
     strip_ansi,
 )
 from verl_doctor.engine.verdict import Verdict, VerdictMemo, groups_at
@@ -225,8 +226,9 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     printed, mid-word cuts too; a web page's wrap dropped the space it cut at, so its lines join
     with spaces. A single cut line shows no width to tell them apart: both readings."""
     raw = strip_ansi(line.raw).rstrip("\r")
-    # (in a paste indented as a block, the lines after were read without the indentation)
-    widths = {len(raw), len(raw.lstrip(" \t"))}
+    # (in a paste indented as a block, quoted or labelled line by line, the lines after were read
+    # without that margin)
+    widths = {len(raw), len(raw.lstrip(" \t")), len(raw) - plain_prefix_end(raw)}
     tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
     exact = (line.text + tail + "".join(pieces)).strip()
     if len(pieces) > 1 and all(len(p) in widths for p in pieces[:-1]):
