@@ -246,6 +246,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
     ("message", "path", "code"),
     [
         # The rollout engines' and transformers' own argument checks, naming the option.
+        # (two settings that cannot work together; `layernorm` is a setting's word, not the model's class)
+        (
+            "ValueError: attn_out and layernorm offload cannot work with fp8 training.",
+            f"{_SITE}/megatron/core/transformer/transformer_config.py",
+            "CFG014",
+        ),
         # (a feature refused beside a split, the feature first: the feature is the value refused)
         (
             "ValueError: Chunked decoding is not supported with pipeline-parallel-size > 1.",

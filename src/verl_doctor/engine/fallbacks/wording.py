@@ -104,6 +104,7 @@ UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
     r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
+    r"\bcan(?:not|'t| not) work (?:with|when|together)\b|"
     r"\bonly (?:works?|compatible) (?:with|for|when|if|on)\b|"
     r"\bcan(?:not|'t) be used (?:with|together|when)\b|\bcan ?not use\b[^.]{0,80}\bwithout\b|"
     # the same refusal as non-native messages write it: `Llama Model not supports sharing ...`,
@@ -122,7 +123,8 @@ UNSUPPORTED = lazy_compile(
 # a newer library, not a setting.
 ABOUT_THE_MODEL = lazy_compile(
     r"\barchitectures?\b|model_type|\w+For(?:CausalLM|ConditionalGeneration|SequenceClassification)\b|"
-    r"head (?:size|dim)|\b\w*Norm\b|\bMLP\b|\b(?:this|the) model\b|"
+    # (a module's class, `Qwen2RMSNorm`, `MLP`; not a setting's lower-case word, `layernorm` recompute)
+    r"head (?:size|dim)|(?-i:\b\w*Norm\b|\bMLP\b)|\b(?:this|the) model\b|"
     r"\b(?:this|the|that) models? (?:is|are) not|"
     r"\bpooling models?\b|\bMLA models?\b|\bMTP models?\b|\bRoPE\b|\brope_\w+|\bconfig\.json\b|"
     # a field of the model's config as a library names it (`sliding_window` argument in the config)
