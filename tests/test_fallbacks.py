@@ -5010,3 +5010,21 @@ def test_a_users_code_building_a_librarys_object_is_told_about_its_own_arguments
         "`do_sample` must be set to `False`\n"
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+def test_a_plain_word_written_with_the_value_the_run_gave_it_names_that_setting() -> None:
+    """`When temperature=0, n_samples must be 1.`: `temperature` is a word as well as an option's
+    last part; written with the value the run set (rollout.temperature=0) it is that setting."""
+    tb = (
+        "Traceback (most recent call last):\n"
+        '  File "/opt/verl/verl/trainer/main_generation_server.py", line 132, in main\n'
+        '    assert n_samples == 1, "When temperature=0, n_samples must be 1."\n'
+        "AssertionError: When temperature=0, n_samples must be 1.\n"
+    )
+    command = "$ python3 -m verl.trainer.main_generation_server actor_rollout_ref.rollout.n=4 "
+    found = diagnose_text(command + "actor_rollout_ref.rollout.temperature=0\n" + tb, _CATALOG).findings
+    assert [f.rule for f in found] == ["CFG014"]
+    assert "actor_rollout_ref.rollout.temperature" in (found[0].basis or "")
+    # (the same word with another value than the run's is not read as its setting)
+    found = diagnose_text(command + "actor_rollout_ref.rollout.temperature=0.7\n" + tb, _CATALOG).findings
+    assert "actor_rollout_ref.rollout.temperature" not in " ".join(f.basis or "" for f in found)

@@ -217,9 +217,20 @@ class ContextCollector:
             named = any(
                 ".".join(parts[i:]) in tokens for i in range(max(0, len(parts) - 3), len(parts) - 1)
             ) or any(is_option_name(part) and part in tokens for part in parts[1:])
-            if named or self._value_named(key, text):
+            if named or self._value_named(key, text) or self._set_as_written(key, text):
                 found.append(key)
         return found
+
+    def _set_as_written(self, key: str, text: str) -> bool:
+        """Whether `text` writes the key's last part with the value this run gave it
+        (`When temperature=0, n_samples must be 1` for `rollout.temperature=0`): a plain word
+        as a name (`temperature`) is that setting when its value comes with it."""
+        value = self.overrides[key].strip("'\"")
+        leaf = key.rpartition(".")[2].lstrip("+~")
+        return (
+            bool(value)
+            and re.search(rf"\b{re.escape(leaf)}\s*[=:]\s*{re.escape(value)}(?![\w.])", text) is not None
+        )
 
     def _value_named(self, key: str, text: str) -> bool:
         """Whether `text` names the value this run chose by name for `key`; the name of the
