@@ -914,6 +914,12 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
             "/usr/lib/python3/dist-packages/sglang/srt/managers/tokenizer_manager.py",
             "_validate_input_ids_in_vocab",
         ),
+        # verl's helper refusing token ids a custom agent loop passed as text
+        (
+            "TypeError: token_ids must be list-like token ids, got str: '<|im_start|>system'",
+            "/opt/verl/verl/utils/tokenizer.py",
+            "normalize_token_ids",
+        ),
         # verl's dataset code refusing what a row holds, naming no setting
         (
             "AssertionError: loss_mask should be int, got <class 'float'>",
