@@ -2303,31 +2303,33 @@ def test_a_misspelt_key_is_shown_with_its_nearest_real_key_and_nothing_masked(ru
     assert "{inter_key}" not in out.split("fix:")[1] and "****" not in out
 
 
-def test_a_function_verl_says_is_gone_is_code_written_for_another_verl() -> None:
-    log = _tb(
-        "RuntimeError: get_dist_checkpoint_path is deprecated. The checkpoint layout now splits "
-        "optimizer/extra/(model) into separate directories. Use the explicit helpers.",
-        "/opt/verl/verl/utils/megatron_utils.py",
-        "get_dist_checkpoint_path",
-    )
+@pytest.mark.parametrize(
+    ("message", "path", "gone"),
+    [
+        (
+            "RuntimeError: get_dist_checkpoint_path is deprecated. The checkpoint layout now splits "
+            "optimizer/extra/(model) into separate directories. Use the explicit helpers.",
+            "/opt/verl/verl/utils/megatron_utils.py",
+            "is deprecated",
+        ),
+        # (a call whose way of working verl retired)
+        (
+            "NotImplementedError: AsyncRollout does not support blocking generate_batch(). The "
+            "colocated engine mode was retired in a later release; use the server manager instead.",
+            "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+            "was retired",
+        ),
+    ],
+)
+def test_a_function_verl_says_is_gone_is_code_written_for_another_verl(
+    message: str, path: str, gone: str
+) -> None:
+    log = _tb(message, path, "call", "raise")
     first = diagnose_text(log, _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("ENV005", "medium")
-
-
-def test_a_call_whose_way_of_working_verl_retired_is_code_written_for_another_verl() -> None:
-    log = _tb(
-        "NotImplementedError: AsyncRollout does not support blocking generate_batch(). The "
-        "colocated engine mode was retired in a later release; use the server manager instead.",
-        "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
-        "generate_batch",
-        "raise NotImplementedError(",
-    )
-    first = diagnose_text(log, _CATALOG).findings[0]
-    assert (first.rule, first.confidence) == ("ENV005", "medium")
-    # (a call named with nothing retired is no release's doing)
-    assert "ENV005" not in [
-        f.rule for f in diagnose_text(log.replace("was retired", "is busy"), _CATALOG).findings
-    ]
+    # (the same call named with nothing gone is no release's doing)
+    busy = diagnose_text(log.replace(gone, "is busy"), _CATALOG).findings
+    assert "ENV005" not in [f.rule for f in busy]
 
 
 def test_a_model_split_the_code_does_not_trust_yet_is_the_parallel_layout() -> None:
