@@ -37,6 +37,7 @@ from verl_doctor.engine.normalize import (
     copy_recipe,
     mask_digits,
     message_of,
+    paste_margin,
     plain_prefix_end,
     strip_ansi,
     worker_at,
@@ -504,7 +505,7 @@ class Analyzer(ExceptionReadings):
         bare = own is not None or raw.lstrip().startswith(line.text[:40])
         plain = 0 if bare else plain_prefix_end(raw)
         # (a code block's indentation before every line of a paste: the lines after lose theirs)
-        margin = raw[: len(raw) - len(raw.lstrip(" \t"))] if own is None and bare else ""
+        margin = paste_margin(raw) if own is None and bare else ""
         pieces: list[str] = []
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:

@@ -259,6 +259,14 @@ _INDENTED_WORKER = lazy_compile(
     rf"[ \t]+(?=\((?:[\w.:-]+,? )?(?:pid|ip)=|\[rank\d+\]:|{SRUN_LABEL}\S|{NODE_LABEL}\S)"
 )
 
+# What a paste puts before every line of a log: a code block's indentation, a Markdown quote.
+_PASTE_MARGIN = lazy_compile(r"(?:[ \t]*>[ \t]?|[ \t]+)*")
+
+
+def paste_margin(text: str) -> str:
+    """The indentation and quote marks a paste put before `text` (empty when none)."""
+    return _PASTE_MARGIN.match(text).group(0)  # type: ignore[union-attr]
+
 
 def plain_prefix_end(text: str) -> int:
     """Where the message starts after prefixes that name no worker (a timestamp, a Markdown

@@ -28,6 +28,7 @@ from verl_doctor.engine.normalize import (
     WRAPPED_WIDTH,
     Line,
     message_of,
+    paste_margin,
     plain_prefix_end,
     strip_ansi,
 )
@@ -228,7 +229,7 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
     raw = strip_ansi(line.raw).rstrip("\r")
     # (in a paste indented as a block, quoted or labelled line by line, the lines after were read
     # without that margin)
-    widths = {len(raw), len(raw.lstrip(" \t")), len(raw) - plain_prefix_end(raw)}
+    widths = {len(raw), len(raw) - len(paste_margin(raw)), len(raw) - plain_prefix_end(raw)}
     tail = " " if line.raw.rstrip("\r").endswith(" ") else ""
     exact = (line.text + tail + "".join(pieces)).strip()
     if len(pieces) > 1 and all(len(p) in widths for p in pieces[:-1]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from verl_doctor.common.lazy_re import lazy_compile
-from verl_doctor.engine.normalize import WRAPPED_WIDTH, strip_ansi
+from verl_doctor.engine.normalize import WRAPPED_WIDTH, paste_margin, strip_ansi
 
 MAX_SPREAD_LINES = 200  # lines of one command or override list read as one
 # A verl entry point or a script the shell was asked to run.
@@ -25,9 +25,6 @@ _ARG = r"""(?:[+~]{0,2}[\w.\-/@]*=\S*|--?[A-Za-z][\w.\-]*(?:=\S*)?|\d[\w.]*|\S*[
 # ... and what a pipe or redirection after them runs or names (`2>&1 | tee run.log`).
 _ARGS_ONLY = lazy_compile(rf"\s*{_ARG}(?:\s+{_ARG})*(?:\s+(?:\d?>|\||&&|;).*)?\s*")
 _HYDRA_LIST = "Error executing job with overrides:"
-# What a paste puts before every line of the log (a code block's indentation, a Markdown quote):
-# taken off the lines that go on with the first, so that a wrap's cut pieces meet again.
-_MARGIN = lazy_compile(r"(?:[ \t]*>[ \t]?|[ \t]+)*")
 
 
 def starts_spread_line(raw: str) -> bool:
@@ -40,7 +37,9 @@ def spread_line(buf: bytes | bytearray, first: str, le: int, end: int) -> str | 
     """`first` (the line that ends at `le` in `buf`) joined with the lines after it that go on
     with it, up to `end`; None when no line goes on with it."""
     text = strip_ansi(first).rstrip("\r ")
-    margin = _MARGIN.match(text).group(0)  # type: ignore[union-attr]
+    # (the margin a paste put before every line is taken off the lines that go on with the first,
+    # so that a wrap's cut pieces meet again)
+    margin = paste_margin(text)
     text = text[len(margin) :]
     if text.endswith("\\") and _CONTINUED_COMMAND.search(text):
         return _continued_command(buf, text, le, end, margin)
