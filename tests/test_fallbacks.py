@@ -1789,13 +1789,27 @@ def _hydra_tb(path: str, func: str, last: str, command: str = "") -> str:
             "ValueError: No config source registered for schema hdfs, supported types : [file, pkg, structured]",
             "CFG020",
         ),
+        # instantiate refusing the entry it builds from (an agent loop's `_args_` given as a
+        # mapping, `_partial_` as text): Hydra's own InstantiationException is no wrapper here
+        (
+            "_internal/instantiate/_instantiate2.py",
+            "_extract_pos_args",
+            "hydra.errors.InstantiationException: Unsupported _args_ type: 'DictConfig'. value: '{'max_turns': 8}'",
+            "CFG014",
+        ),
+        (
+            "_internal/instantiate/_instantiate2.py",
+            "instantiate_node",
+            "TypeError: Instantiation: _partial_ flag must be a bool, got <class 'str'>",
+            "CFG014",
+        ),
     ],
 )
 def test_an_error_hydra_raised_composing_the_config_is_an_override_or_a_config_file(
     path: str, func: str, last: str, code: str
 ) -> None:
-    """Where in Hydra it was raised says which: applying the overrides, or reading the config
-    files; a command line that sets HYDRA_FULL_ERROR=1 is the command, not Hydra's echo."""
+    """Where in Hydra it was raised says which: applying the overrides, reading the config
+    files, or instantiating an entry of the config; a command line that sets HYDRA_FULL_ERROR=1 is the command, not Hydra's echo."""
     command = "$ HYDRA_FULL_ERROR=1 python3 -m verl.trainer.main_ppo --multirun 'trainer.seed=range(1,4,0)'"
     report = diagnose_text(_hydra_tb(path, func, last, command), _CATALOG)
     assert [f.rule for f in report.findings][:1] == [code]

@@ -51,6 +51,12 @@ _WRAPPER_TYPES = {
     "ChildFailedError",
     "InstantiationException",
 }
+# Hydra's InstantiationException wraps the error of the target it called or looked up (`Error in
+# call to target 'X':` and the inner error); raised by Hydra's own check of the entry it was given
+# (`Unsupported _args_ type`), it is the error itself.
+_HYDRA_WRAPPING = re.compile(
+    r"Error (?:in call to target|in collecting args and kwargs for|in creating partial|locating target)\b"
+)
 
 
 @record(frozen=True)
@@ -156,10 +162,15 @@ def exception_line(text: str) -> ExceptionLine | None:
     if not m:
         return None
     etype = m.group("type")
-    if etype in _WRAPPER_TYPES or _BENIGN.search(text):
-        return None
     rest = m.group("rest").lstrip(":").strip()
+    if (etype in _WRAPPER_TYPES and not _checked_by_hydra(etype, rest)) or _BENIGN.search(text):
+        return None
     return ExceptionLine(etype, (m.group("qual") or "") + etype, rest)
+
+
+def _checked_by_hydra(etype: str, message: str) -> bool:
+    """Whether an InstantiationException is Hydra refusing the entry itself, not a wrapper."""
+    return etype == "InstantiationException" and bool(message) and not _HYDRA_WRAPPING.match(message)
 
 
 def envelope(text: str) -> Envelope | None:

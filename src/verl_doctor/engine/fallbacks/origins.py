@@ -116,6 +116,18 @@ _HYDRA_OVERRIDES = lazy_compile(
 )
 
 
+# Hydra's instantiate refusing the node it was handed (its `_target_`, `_args_`, `_partial_`,
+# `_recursive_`, the node's type): the entry of the run's config (or a config file it names, an
+# agent loop's) that verl builds an object from. Not the target's own error (`Error in call to
+# target`), nor a target that does not import (`Error locating target`): those have their readings.
+_HYDRA_INSTANTIATE = lazy_compile(r"/hydra/_internal/instantiate/_instantiate2\.py:")
+_NODE_REFUSED = lazy_compile(
+    r"\b_(?:target|args|partial|recursive|convert)_\b|\b(?:Unsupported|Expected a callable) target\b|"
+    r"\bCannot instantiate config of type\b"
+)
+_TARGET_FAILED = lazy_compile(r"^Error (?:in call to|locating) target\b|^Error in creating partial\(")
+
+
 _HYDRA_CONFIG_FILES = lazy_compile(
     r"/hydra/_internal/(?:config_repository\.py|config_loader_impl\.py|defaults_list\.py|"
     r"config_search_path_impl\.py|sources_registry\.py|core_plugins/\w+_config_source\.py):"
@@ -124,7 +136,8 @@ _HYDRA_CONFIG_FILES = lazy_compile(
 
 def hydra_composition(exc_type: str, message: str, path: str, func: str) -> Fallback | None:
     """An error no signature knows, raised by Hydra while it composed the run's config: the
-    overrides (CFG016) or the config files it reads (CFG020), told by where it was raised."""
+    overrides (CFG016) or the config files it reads (CFG020), told by where it was raised; or
+    while it instantiated an entry of the config, refusing the entry itself (CFG014)."""
     where = path.replace("\\", "/") + ":" + func
     if _HYDRA_OVERRIDES.search(where):
         return Fallback("CFG016", {}, f"{an(exc_type)} raised by Hydra applying the overrides ({func})")
@@ -135,6 +148,18 @@ def hydra_composition(exc_type: str, message: str, path: str, func: str) -> Fall
                 "CFG011", {}, f"{an(exc_type)} raised by Hydra on a `???` in a defaults list ({func})"
             )
         return Fallback("CFG020", {}, f"{an(exc_type)} raised by Hydra reading the config files ({func})")
+    if (
+        _HYDRA_INSTANTIATE.search(where)
+        and not _TARGET_FAILED.search(message)
+        and _NODE_REFUSED.search(message)
+    ):
+        entry = _NODE_REFUSED.search(message)
+        assert entry is not None
+        return Fallback(
+            "CFG014",
+            {"instantiate_entry": entry.group(0)},
+            f"{an(exc_type)} raised by Hydra instantiating an entry of the config ({func})",
+        )
     return None
 
 
