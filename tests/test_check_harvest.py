@@ -171,3 +171,6 @@ def test_a_message_naming_an_asynchronous_trainers_option_names_its_key() -> Non
     from verl_doctor.catalog.verl_keys import keys_named_in
 
     assert keys_named_in("staleness_threshold must larger than 0") == ["async_training.staleness_threshold"]
+    # in code, a one-word name compared with literal choices is a setting's value
+    assert keys_named_in('assert truncation in ["left", "right"]', code=True) == ["data.truncation"]
+    assert keys_named_in('assert truncation in ["left", "right"]') == []

@@ -620,6 +620,33 @@ def test_a_bare_assert_in_verl_is_read_from_the_condition_the_traceback_shows() 
     assert not diagnose_text(other, _CATALOG).findings
 
 
+def test_a_bare_assert_comparing_a_name_with_literal_choices_checks_that_setting() -> None:
+    """`assert truncation in ["left", ...]` checks data.truncation's value (the name alone, no
+    `self.`); the error reached the trainer re-raised by torch from a DataLoader worker, and that
+    re-raise is only an echo of it."""
+    site = "/usr/local/lib/python3.11/site-packages"
+    text = (
+        "+ python3 -m verl.trainer.main_ppo data.truncation=leftpad\n"
+        "Traceback (most recent call last):\n"
+        f'  File "{site}/verl/trainer/ppo/ray_trainer.py", line 1110, in fit\n'
+        "    for batch_dict in self.train_dataloader:\n"
+        f'  File "{site}/torch/_utils.py", line 794, in reraise\n'
+        "    raise exception\n"
+        "AssertionError: Caught AssertionError in DataLoader worker process 0.\n"
+        "Original Traceback (most recent call last):\n"
+        f'  File "{site}/verl/utils/torch_functional.py", line 352, in postprocess_data\n'
+        '    assert truncation in ["left", "right", "middle", "error"]\n'
+        "AssertionError\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
+    assert "data.truncation" in report.findings[0].basis
+    assert not report.unrecognized
+    # the same condition on a name that is no setting says nothing
+    other = text.replace("assert truncation in", "assert direction in")
+    assert not diagnose_text(other, _CATALOG).findings
+
+
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
@@ -3880,6 +3907,10 @@ def test_a_value_refused_while_verl_writes_the_runs_model_overrides_is_that_over
 def test_an_optional_extension_to_install_is_a_missing_dependency() -> None:
     found = classify("Need to install fused_dense", "AssertionError")
     assert found is not None and found.code == "ENV009" and found.groups["module"] == "fused_dense"
+    # transformers' load_video for a YouTube URL (its double space kept)
+    found = classify("To load a video from YouTube url you have  to install `yt_dlp` first.", "ImportError")
+    assert found is not None and found.code == "ENV009" and found.groups["pkg"] == "yt-dlp"
+    assert classify("You have to install the latest version.", "ImportError") is None
 
 
 def test_a_file_the_data_library_cannot_find_is_a_data_path() -> None:
@@ -5056,3 +5087,24 @@ def test_a_plain_word_written_with_the_value_the_run_gave_it_names_that_setting(
     # (the same word with another value than the run's is not read as its setting)
     found = diagnose_text(command + "actor_rollout_ref.rollout.temperature=0.7\n" + tb, _CATALOG).findings
     assert "actor_rollout_ref.rollout.temperature" not in " ".join(f.basis or "" for f in found)
+
+
+def test_an_optimizer_refusing_a_hyperparameter_verl_passed_is_that_setting() -> None:
+    """torch's optimizers check the lr, betas, eps and weight_decay verl builds them with from
+    actor.optim; a refusal whose subject is the last part of a key the run set names that key."""
+    built = (
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "_build_model_optimizer",
+            "actor_optimizer = optim.AdamW(",
+        ),
+        (f"{_SITE}/torch/optim/adamw.py", "__init__", "raise ValueError("),
+    )
+    last = "ValueError: betas must be either both floats or both Tensors"
+    command = "python3 -m verl.trainer.main_ppo +actor_rollout_ref.actor.optim.betas=[0,0.99]\n"
+    report = diagnose_text(command + _frames(*built, last=last), _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
+    assert "actor_rollout_ref.actor.optim.betas" in report.findings[0].basis
+    # the same refusal to a script of the user's building its own optimizer is that script's
+    script = (("/workspace/train.py", "main", "opt = torch.optim.AdamW(params, betas=(0, 0.99))"), built[1])
+    assert not diagnose_text(_frames(*script, last=last), _CATALOG).findings

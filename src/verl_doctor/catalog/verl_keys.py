@@ -246,12 +246,20 @@ def feature_keys(words: str) -> list[str]:
     return sorted(found)[:3]
 
 
+# In code, a name compared with literal choices (`truncation in ["left", "right"]`, `mode == "async"`)
+# is a setting's value checked, as much as one read off an object.
+_CHOICE_SUBJECT = re.compile(
+    r"\b(?P<name>[A-Za-z_]\w*)\s+(?:not\s+)?in\s+[\[({]\s*[\"']|\b(?P<name2>[A-Za-z_]\w*)\s*[!=]=\s*[\"']"
+)
+
+
 def keys_named_in(
     message: str, verl_version: str | None = None, limit: int = 4, code: bool = False
 ) -> list[str]:
     """Config options a message names, as full dotted keys: a dotted key written out, or an
     option's own name (`ppo_mini_batch_size`) with the few keys that end in it. In `code` (a
-    source line), a one-word option read off an object (`self.truncation`) counts too."""
+    source line), a one-word option read off an object (`self.truncation`) or compared with
+    literal choices (`truncation in ["left", "right"]`) counts too."""
 
     # A log rarely says its verl version: the keys of any release may be named, and written out
     # with a dot (`data.n_samples`), those of the other entry points too; a bare word such as
@@ -261,10 +269,13 @@ def keys_named_in(
     dotted_by_leaf = _by_leaf(version, entry_points=True)
     by_leaf = _by_leaf(version, variants=True)
     out: list[str] = []
+    compared = (
+        {m.group("name") or m.group("name2") for m in _CHOICE_SUBJECT.finditer(message)} if code else set()
+    )
     for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
-        # Read off an object in code (`self.truncation`, `config.data.shuffle`): even a one-word
-        # name is then an attribute, not an English word.
-        read = code and token.startswith(("self.", "config.", "cfg."))
+        # Read off an object in code (`self.truncation`, `config.data.shuffle`), or compared with
+        # literal choices: even a one-word name is then a setting's value, not an English word.
+        read = code and (token.startswith(("self.", "config.", "cfg.")) or token in compared)
         token = token.removeprefix("self.").removeprefix("config.").removeprefix("cfg.")
         if "." in token and token in pool:
             found = [token]

@@ -217,7 +217,12 @@ class ContextCollector:
             named = any(
                 ".".join(parts[i:]) in tokens for i in range(max(0, len(parts) - 3), len(parts) - 1)
             ) or any(is_option_name(part) and part in tokens for part in parts[1:])
-            if named or self._value_named(key, text) or self._set_as_written(key, text):
+            if (
+                named
+                or self._value_named(key, text)
+                or self._set_as_written(key, text)
+                or _refusal_subject(key, text)
+            ):
                 found.append(key)
         return found
 
@@ -257,3 +262,16 @@ class ContextCollector:
         if self.overrides:
             out["overrides"] = self.overrides
         return out
+
+
+# A sentence that opens with what it refuses (`betas must be either both floats or both Tensors`).
+_REFUSED_SUBJECT = re.compile(
+    r"(?:^|[.:]\s+)(?P<subject>[a-z]\w*) (?:must|should|has to|cannot|can't|is required)\b"
+)
+
+
+def _refusal_subject(key: str, text: str) -> bool:
+    """Whether a refusal opens with the key's last part as its subject: a plain word (`betas`)
+    is then that setting, as an option's own name (`ppo_mini_batch_size`) always is."""
+    leaf = key.rpartition(".")[2].lstrip("+~")
+    return any(m.group("subject") == leaf for m in _REFUSED_SUBJECT.finditer(text))

@@ -32,10 +32,15 @@ _ENVELOPE = re.compile(
 _FRAME = re.compile(
     r'(?:File "|^\s*"?(?=[\w.~/\\-]+\.py", line ))(?P<path>[^"]+)", line (?P<line>\d+), in (?P<func>[\w<>.]+)'
 )
+# torch re-raising an error of a DataLoader worker (or of a pin-memory thread, a DataParallel
+# replica) in the main process: `AssertionError: Caught AssertionError in DataLoader worker
+# process 0.`, the original traceback after it.
+_TORCH_RERAISED = r"\bCaught \w+ in (?:DataLoader worker process|pin memory thread for device|replica) \d+"
+_RERAISED = re.compile(_TORCH_RERAISED.removeprefix(r"\b"))
 _ECHO = re.compile(
     r"Error executing job with overrides|environment variable HYDRA_FULL_ERROR|ActorDiedError|"
     r"The actor died (?:because of an error raised in its creation task|unexpectedly)|"
-    r"Exception raised in creation task|Unhandled error \(suppress with|ChildFailedError"
+    r"Exception raised in creation task|Unhandled error \(suppress with|ChildFailedError|" + _TORCH_RERAISED
 )
 _BENIGN = re.compile(
     r"Warning\b|^Exception ignored in|Failed to read commit hash|No module named 'vllm\._version'|"
@@ -163,7 +168,11 @@ def exception_line(text: str) -> ExceptionLine | None:
         return None
     etype = m.group("type")
     rest = m.group("rest").lstrip(":").strip()
-    if (etype in _WRAPPER_TYPES and not _checked_by_hydra(etype, rest)) or _BENIGN.search(text):
+    if (
+        (etype in _WRAPPER_TYPES and not _checked_by_hydra(etype, rest))
+        or _BENIGN.search(text)
+        or _RERAISED.match(rest)
+    ):
         return None
     return ExceptionLine(etype, (m.group("qual") or "") + etype, rest)
 

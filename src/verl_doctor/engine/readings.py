@@ -1143,7 +1143,10 @@ class ExceptionReadings:
         if package == "verl":
             options = self._options_named(message if own is None else own, statement)
         else:
+            # (and the keys this run set that the refusal names: `betas must be ...` for
+            # actor.optim.betas, a value verl passed on to the library)
             options = _feature_options(message)
+            options += [k for k in self.context.set_keys_named_in(message) if k not in options]
         called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
         if (

@@ -143,9 +143,10 @@ _INSTALL_NEEDED = lazy_compile(
     r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using|by)\b)"
     r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
     r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
-    # `Need to install fused_dense` (flash-attn's optional CUDA extensions)
-    r"|\bneeds? to install (?:the )?[`'\"]?(?P<o>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
-    r"(?:[.,;:!)]|$| (?:package|library|extension|first)\b)"
+    # `Need to install fused_dense` (flash-attn's optional CUDA extensions), `you have to install
+    # `yt_dlp` first` (transformers' load_video)
+    r"|\b(?:needs?|ha(?:ve|s)) +to install (?:the )?[`'\"]?(?P<o>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
+    r"(?:[.,;:!)]|$| (?:package|library|extension|first|to)\b)"
     # `Failed to import module 'bitsandbytes.optim'. Make sure the package is installed.`
     r"|failed to import (?:module |package )?['\"`](?P<v>[A-Za-z][\w]*)(?:\.[\w.]+)?['\"`]\. "
     r"(?:make sure|ensure|please install|is it installed)"

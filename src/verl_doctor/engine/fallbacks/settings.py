@@ -123,7 +123,10 @@ _TORCH_SETTINGS = lazy_compile(
     # init_process_group() checking the world size, rank and backend a launcher passed
     r"/torch/distributed/distributed_c10d\.py:init_process_group$|"
     # FSDP2's fully_shard() checking the arguments verl passes from its fsdp_config
-    r"/torch/distributed/fsdp/_fully_shard/(?:_fsdp_init|_fully_shard)\.py:"
+    r"/torch/distributed/fsdp/_fully_shard/(?:_fsdp_init|_fully_shard)\.py:|"
+    # an optimizer checking the hyperparameters verl passes from its optim config (lr, betas,
+    # eps, weight_decay)
+    r"/torch/optim/\w+\.py:__init__$"
 )
 
 
