@@ -5108,3 +5108,34 @@ def test_an_optimizer_refusing_a_hyperparameter_verl_passed_is_that_setting() ->
     # the same refusal to a script of the user's building its own optimizer is that script's
     script = (("/workspace/train.py", "main", "opt = torch.optim.AdamW(params, betas=(0, 0.99))"), built[1])
     assert not diagnose_text(_frames(*script, last=last), _CATALOG).findings
+
+
+def test_transformers_refusing_the_models_own_code_is_that_code_written_for_another_release() -> None:
+    remote = "/home/u/.cache/huggingface/modules/transformers_modules/ckpt/processing_custom_vl.py"
+    frames = (
+        (
+            "/home/u/scripts/eval.py",
+            "main",
+            "processor = AutoProcessor.from_pretrained(path, trust_remote_code=True)",
+        ),
+        (
+            f"{_SITE}/transformers/processing_utils.py",
+            "from_args_and_dict",
+            "processor = cls(*args, **kwargs)",
+        ),
+        (remote, "__init__", "ProcessorMixin.__init__(self, image_processor, tokenizer)"),
+        (f"{_SITE}/transformers/processing_utils.py", "__init__", "raise ValueError("),
+    )
+    last = (
+        "ValueError: This processor requires 3 arguments: image_processor, tokenizer, video_processor. "
+        "Got 2 arguments instead."
+    )
+    report = diagnose_text(_frames(*frames, last=last), _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("ENV010", "medium")]
+    assert "processing_custom_vl.py" in report.findings[0].cause
+    # the same call from the user's own script is that script's doing
+    script = (
+        ("/home/u/scripts/eval.py", "main", "ProcessorMixin.__init__(p, image_processor, tokenizer)"),
+        frames[3],
+    )
+    assert [f.rule for f in diagnose_text(_frames(*script, last=last), _CATALOG).findings] != ["ENV010"]

@@ -82,6 +82,8 @@ _REMOVED = lazy_compile(
 )
 _QUOTED_NAME = lazy_compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
 # The interpreter's own objects and the attributes that change with Python's version.
+# A refusal of how code called a function (`requires 3 arguments ... Got 2 arguments instead`).
+_ABOUT_ARGUMENTS = lazy_compile(r"\barguments?\b|\bkeyword\b|\bpositional\b")
 _INTERPRETER_ATTRIBUTE = lazy_compile(
     r"^'(?:code|frame|function|generator|coroutine|traceback|cell)' object "
     r"has no attribute '(?:co|f|gi|cr|tb|func)_\w+'"
@@ -370,6 +372,7 @@ class ExceptionReadings:
             self._override_passed_as_argument(line, exc)
             or self._generation_config_missing_while_saving(line, exc)
             or self._user_function_called_wrongly(line, exc)
+            or self._remote_code_meets_another_transformers(line, exc)
             or self._own_module_missing(line, exc)
             or self._package_shadowed(line, exc)
             or self._module_the_run_names(line, exc)
@@ -758,6 +761,32 @@ class ExceptionReadings:
         where = raised.path[raised.path.rfind(f"/{package}/") + 1 :]
         basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"
         return self._credit(line, Fallback("ENV009", {}, basis))
+
+    def _remote_code_meets_another_transformers(self, line: Line, exc: ExceptionLine) -> bool:
+        """transformers refusing how the model's own code (remote code run with trust_remote_code,
+        from transformers_modules) called it: arguments it does not take, or an attribute it no
+        longer has. That code was written for another transformers release."""
+        if exc.type not in ("TypeError", "AttributeError", "ValueError"):
+            return False
+        if exc.type == "ValueError" and not _ABOUT_ARGUMENTS.search(exc.message):
+            return False
+        raised = self._last_frame(line)
+        if raised is None or raised[1].package != "transformers":
+            return False
+        if not 0 <= line.number - raised[0] <= RAISED_WITHIN:
+            return False
+        key = line.worker.key()
+        own = self._own_frame.get(key)
+        if key not in self._entered or own is None:
+            return False
+        path = own[1].path.replace("\\", "/")
+        if "/transformers_modules/" not in path:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        name = path.rsplit("/", 1)[-1]
+        basis = f"{an(exc.type)} raised by transformers when the model's own code ({name}) called it"
+        return self._credit(line, Fallback("ENV010", {"remote_code": name}, basis))
 
     def _python_internals_changed(self, line: Line, exc: ExceptionLine) -> bool:
         """An AttributeError on one of the interpreter's own objects (a code object's `co_*`,
