@@ -5139,3 +5139,26 @@ def test_transformers_refusing_the_models_own_code_is_that_code_written_for_anot
         frames[3],
     )
     assert [f.rule for f in diagnose_text(_frames(*script, last=last), _CATALOG).findings] != ["ENV010"]
+
+
+def test_a_gpu_gated_feature_the_run_chose_by_name_is_that_choice_a_default_stays_the_gpu() -> None:
+    """SGLang refusing an attention backend on this GPU: chosen on the command line (spelt
+    `trtllm_mha` there, `TRTLLM MHA` in the message) it is the setting to change (CFG014); not
+    chosen by the run, the GPU is what decides (ENV007)."""
+    raised = (
+        (
+            f"{_SITE}/sglang/srt/entrypoints/engine.py",
+            "_launch_subprocesses",
+            "server_args.check_server_args()",
+        ),
+        (f"{_SITE}/sglang/srt/server_args.py", "__post_init__", "raise ValueError("),
+    )
+    last = "ValueError: TRTLLM MHA backend is only supported on Blackwell GPUs (SM100). Please use a different backend."
+    chosen = "python3 -m verl.trainer.main_ppo +actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend=trtllm_mha\n"
+    report = diagnose_text(chosen + _frames(*raised, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    assert "attention_backend" in report.findings[0].basis
+    default = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=sglang\n"
+    assert [f.rule for f in diagnose_text(default + _frames(*raised, last=last), _CATALOG).findings] == [
+        "ENV007"
+    ]

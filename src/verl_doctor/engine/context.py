@@ -241,11 +241,15 @@ class ContextCollector:
         """Whether `text` names the value this run chose by name for `key`; the name of the
         user's own function or class (custom_reward_function.name) is code, not a choice."""
         value = self.overrides[key]
-        return (
-            _CHOSEN_NAME.fullmatch(value) is not None
-            and "custom" not in key
-            and re.search(rf"\b{re.escape(value)}\b", text) is not None
-        )
+        if _CHOSEN_NAME.fullmatch(value) is None or "custom" in key:
+            return False
+        # (as a message may spell it: `trtllm_mha` is `TRTLLM MHA` in its words)
+        spelt = r"[_\- ]".join(re.escape(part) for part in re.split(r"[_-]", value))
+        return re.search(rf"\b{spelt}\b", text, re.I) is not None
+
+    def chosen_values_named_in(self, text: str) -> list[str]:
+        """The keys whose value, chosen by name on this run's command line, `text` names."""
+        return [key for key in self.overrides if self._value_named(key, text)]
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {}

@@ -1480,6 +1480,17 @@ class ExceptionReadings:
         from verl_doctor.engine.fallbacks import classify as classify_exception
 
         found = classify_exception(exc.message if exc else line.text, exc.type if exc else None)
+        if found is not None and found.code == "ENV007" and exc is not None:
+            # A GPU-gated feature this run chose by name (`attention_backend=trtllm_mha` refused
+            # on Hopper): the choice is what to change; a default the GPU cannot run stays ENV007.
+            chosen = self.context.chosen_values_named_in(exc.message)
+            if chosen:
+                from verl_doctor.engine.fallbacks import Fallback, an
+
+                key = chosen[0]
+                value = self.context.overrides[key]
+                basis = f"{an(exc.type)} refusing on this GPU what this run chose, {key}={value}"
+                found = Fallback("CFG014", {"options": ", ".join(chosen)}, basis)
         return self._credit(line, found)
 
     def _answer_instead(self, found: str, code: str, groups: dict[str, str]) -> None:
