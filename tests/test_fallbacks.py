@@ -4408,6 +4408,19 @@ def test_verl_patching_an_engine_class_that_lacks_what_it_patches_is_the_engines
     assert diagnose_text(elsewhere, _CATALOG).findings[0].rule != "ENV004"
 
 
+def test_verls_replacement_of_a_transformers_forward_missing_a_config_field_is_the_release() -> None:
+    """verl/models/transformers/ holds verl's replacements of transformers' model code: what
+    they read of a model class or its config that this transformers no longer has is that
+    release, whatever the function's name."""
+    log = _frames(
+        (f"{_SITE}/transformers/models/glm4v/modeling_glm4v.py", "forward", "attn_output = self.self_attn("),
+        ("/opt/verl/verl/models/transformers/glm4v.py", "glm4v_attn_forward", "assert getattr(self, ..."),
+        last="AssertionError: Either rope_scaling or rope_parameter should be defined in the config for GLM4V.",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("ENV010", "medium")
+
+
 def test_a_config_validated_as_it_is_saved_holds_the_runs_values_not_the_folders() -> None:
     log = _frames(
         (

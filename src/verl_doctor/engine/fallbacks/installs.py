@@ -415,7 +415,10 @@ _PATCHED_LIBRARY = (
 _LACKS_ATTRIBUTE = lazy_compile(
     r"\b(?:does not|doesn't) have (?:an? |the )?(?:valid )?"
     r"(?:['\"`]?\w+['\"`]? (?:or ['\"`]?\w+['\"`]? )?)?attribute|"
-    r"\bhas no attribute\b|\bno (?:valid )?attribute\b"
+    r"\bhas no attribute\b|\bno (?:valid )?attribute\b|"
+    # (a field of the model's config class the patch reads: `Either rope_scaling or rope_parameter
+    # should be defined in the config for GLM4V`)
+    r"\b(?:should|must) be defined in the (?:model(?:'s)? )?config\b"
 )
 
 
@@ -429,9 +432,12 @@ def patched_library_changed(message: str, path: str, func: str) -> Fallback | No
     function inputs of another shape (`hidden_states should be 3D, [s, b, n*h], got 2D`): that
     library's release lays its classes out, or calls them, otherwise than the one verl's patch
     was written for."""
-    if not (_PATCHING.search(func) and (_LACKS_ATTRIBUTE.search(message) or _ANOTHER_SHAPE.search(message))):
-        return None
     p = path.replace("\\", "/")
+    # (verl's replacements of transformers' model code, a patched attention forward, are patches
+    # whatever their function's name)
+    patching = _PATCHING.search(func) or "/verl/models/transformers/" in p
+    if not (patching and (_LACKS_ATTRIBUTE.search(message) or _ANOTHER_SHAPE.search(message))):
+        return None
     where = p[p.rfind("/verl/") + 1 :]
     for pattern, library in _PATCHED_LIBRARY:
         if pattern.search(p + ":" + func):
