@@ -5175,3 +5175,21 @@ def test_a_gpu_gated_feature_the_run_chose_by_name_is_that_choice_a_default_stay
     assert [f.rule for f in diagnose_text(default + _frames(*raised, last=last), _CATALOG).findings] == [
         "ENV007"
     ]
+
+
+def test_raise_not_implemented_called_is_read_as_the_refusal_it_meant() -> None:
+    """`raise NotImplemented("...")` (a slip for NotImplementedError) fails as a TypeError; the
+    statement Python printed holds the refusal, read as a library's settings check."""
+    frames = (
+        ("/opt/verl/verl/workers/megatron_workers.py", "_build_model_optimizer", "bridge.load_weights(m, p)"),
+        (
+            f"{_SITE}/mbridge/models/deepseek_v3.py",
+            "_get_safetensor_io",
+            'raise NotImplemented("only support bfloat16 for now")',
+        ),
+    )
+    last = "TypeError: 'NotImplementedType' object is not callable"
+    report = diagnose_text(_frames(*frames, last=last), _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
+    plain = (frames[0], (f"{_SITE}/mbridge/models/deepseek_v3.py", "_get_safetensor_io", "return fn(x)"))
+    assert not diagnose_text(_frames(*plain, last=last), _CATALOG).findings

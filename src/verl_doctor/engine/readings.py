@@ -82,6 +82,10 @@ _REMOVED = lazy_compile(
 )
 _QUOTED_NAME = lazy_compile(r"[`'\"]([A-Za-z_]\w{2,60})[`'\"]")
 # The interpreter's own objects and the attributes that change with Python's version.
+# `raise NotImplemented("...")`: the message of the NotImplementedError meant.
+_NOT_IMPLEMENTED_CALLED = lazy_compile(
+    r"""^raise NotImplemented\((?P<q>["'])(?P<message>.{1,300})(?P=q)\)$"""
+)
 # A refusal of how code called a function (`requires 3 arguments ... Got 2 arguments instead`).
 _ABOUT_ARGUMENTS = lazy_compile(r"\barguments?\b|\bkeyword\b|\bpositional\b")
 _INTERPRETER_ATTRIBUTE = lazy_compile(
@@ -390,6 +394,7 @@ class ExceptionReadings:
             or self._fallback(line, exc)
             or self._user_module_failed(line, exc)
             or self._config_check(line, exc, own)
+            or self._not_implemented_called(line, exc)
             or self._override_named_in_refusal(line, exc)
         )
 
@@ -761,6 +766,18 @@ class ExceptionReadings:
         where = raised.path[raised.path.rfind(f"/{package}/") + 1 :]
         basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"
         return self._credit(line, Fallback("ENV009", {}, basis))
+
+    def _not_implemented_called(self, line: Line, exc: ExceptionLine) -> bool:
+        """`raise NotImplemented("only support bfloat16 for now")`, a slip for NotImplementedError,
+        fails as `TypeError: 'NotImplementedType' object is not callable`: the statement Python
+        printed holds the refusal meant, read as the NotImplementedError it was to be."""
+        if exc.type != "TypeError" or "'NotImplementedType' object is not callable" not in exc.message:
+            return False
+        meant = _NOT_IMPLEMENTED_CALLED.match(self._raising_source(line))
+        if meant is None:
+            return False
+        message = meant.group("message")
+        return self._config_check(line, ExceptionLine("NotImplementedError", "NotImplementedError", message))
 
     def _remote_code_meets_another_transformers(self, line: Line, exc: ExceptionLine) -> bool:
         """transformers refusing how the model's own code (remote code run with trust_remote_code,
