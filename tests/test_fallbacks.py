@@ -612,6 +612,12 @@ def test_a_bare_assert_in_verl_is_read_from_the_condition_the_traceback_shows() 
     assert (first.rule, first.confidence) == ("CFG004", "medium")
     assert "data.train_batch_size" in first.basis
     assert first.cause.startswith("The failing check names data.train_batch_size")
+    # `a % config.b == 0` on batch sizes is a division that must come out even (CFG004)
+    divides = text.replace(
+        "assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size",
+        "assert config.critic.ppo_mini_batch_size % config.critic.ppo_micro_batch_size == 0",
+    )
+    assert diagnose_text(divides, _CATALOG).findings[0].rule == "CFG004"
     # A bare assert on something that is not the config stays unrecognized.
     other = text.replace(
         "assert config.data.train_batch_size >= config.actor_rollout_ref.actor.ppo_mini_batch_size",

@@ -358,7 +358,7 @@ INCOMPATIBLE = lazy_compile(
 )
 
 
-DIVIDE = lazy_compile(r"divisible|multiple of|% ?\w* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
+DIVIDE = lazy_compile(r"divisible|multiple of|% ?[\w.]* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
 
 
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
