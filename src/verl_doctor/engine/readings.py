@@ -787,10 +787,8 @@ class ExceptionReadings:
             return False
         if exc.type == "ValueError" and not _ABOUT_ARGUMENTS.search(exc.message):
             return False
-        raised = self._last_frame(line)
-        if raised is None or raised[1].package != "transformers":
-            return False
-        if not 0 <= line.number - raised[0] <= RAISED_WITHIN:
+        raised = self._raising_frame(line)
+        if raised is None or raised.package != "transformers":
             return False
         key = line.worker.key()
         own = self._own_frame.get(key)
