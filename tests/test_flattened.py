@@ -15,13 +15,14 @@ _CATALOG = load_catalog(include_user=False, use_cache=False)
 
 
 def _flattened_examples() -> list[tuple[str, str]]:
-    """(rule id, example) for every catalog example that is a traceback of two frames or more."""
+    """(rule id, example) for every catalog example that reads as a flattened traceback once its
+    lines are joined: two frames, one frame and its exception, Hydra's failure and its cause."""
     out = []
     for rule in _CATALOG.rules:
         for example in rule.examples_match:
             lines = [line for line in example.splitlines() if line.strip()]
             flat = " ".join(line.strip() for line in lines)
-            if sum('File "' in line for line in lines) >= 2 and flattened_pieces(flat) is not None:
+            if flattened_pieces(flat) is not None:
                 out.append((rule.id, example))
     return out
 
@@ -30,7 +31,9 @@ _EXAMPLES = _flattened_examples()
 
 
 def test_the_catalog_has_tracebacks_to_flatten() -> None:
-    assert len(_EXAMPLES) >= 20
+    assert len(_EXAMPLES) >= 100
+    # (not only tracebacks of two frames or more)
+    assert any(example.count('File "') == 1 for _, example in _EXAMPLES)
 
 
 @pytest.mark.parametrize(
@@ -91,3 +94,97 @@ def test_a_flattened_paste_is_explained_from_the_command_line(run_cli) -> None:
     report = json.loads(result.stdout)
     assert [f["rule"] for f in report["findings"]] == ["ENV005"]
     assert report["findings"][0]["evidence"][0]["line"] == 1
+
+
+def test_a_bare_exception_and_the_marks_under_a_statement_are_lines_of_their_own() -> None:
+    flat = (
+        'File "/venv/verl/trainer/ppo/ray_trainer.py", line 508, in _validate_config '
+        "assert config.actor_rollout_ref.actor.ppo_micro_batch_size * sp_size >= n_gpus "
+        "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^ AssertionError  "
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace."
+    )
+    assert flattened_pieces(flat) == [
+        'File "/venv/verl/trainer/ppo/ray_trainer.py", line 508, in _validate_config',
+        "assert config.actor_rollout_ref.actor.ppo_micro_batch_size * sp_size >= n_gpus",
+        "^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        "AssertionError",
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.",
+    ]
+
+
+def test_what_hydra_prints_without_a_traceback_is_cut_into_its_lines() -> None:
+    flat = (
+        "Error executing job with overrides: ['critic.model.external_lib=my_ext'] "
+        "Error in call to target 'verl.workers.config.model.HFModelConfig': "
+        "ModuleNotFoundError(\"No module named 'my_ext'\") full_key: critic.model  "
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace."
+    )
+    assert flattened_pieces(flat) == [
+        "Error executing job with overrides: ['critic.model.external_lib=my_ext']",
+        "Error in call to target 'verl.workers.config.model.HFModelConfig':",
+        "ModuleNotFoundError(\"No module named 'my_ext'\")",
+        "full_key: critic.model",
+        "Set the environment variable HYDRA_FULL_ERROR=1 for a complete stack trace.",
+    ]
+
+
+def test_a_torchrun_prefix_opening_the_paste_stays_with_its_frame() -> None:
+    flat = (
+        '[rank1]:   File "/usr/lib/python3.10/site-packages/transformers/models/auto/configuration_auto.py", '
+        "line 815, in __getitem__ [rank1]:     raise KeyError(key) [rank1]: KeyError: 'qwen3'"
+    )
+    assert flattened_pieces(flat) == [
+        '[rank1]:   File "/usr/lib/python3.10/site-packages/transformers/models/auto/configuration_auto.py", '
+        "line 815, in __getitem__",
+        "[rank1]:     raise KeyError(key)",
+        "[rank1]: KeyError: 'qwen3'",
+    ]
+
+
+def test_a_launcher_record_ends_the_line_before_it() -> None:
+    flat = (
+        "/venv/bin/python3: No module named verl.trainer.fsdp_sft_trainer "
+        "W1206 09:20:48.771000 3120 torch/distributed/elastic/multiprocessing/api.py:897] Sending process 3187 "
+        'Traceback (most recent call last): File "/venv/bin/torchrun", line 8, in <module> '
+        "sys.exit(main()) torch.distributed.elastic.multiprocessing.errors.ChildFailedError: "
+    )
+    pieces = flattened_pieces(flat)
+    assert pieces is not None
+    assert pieces[0] == "/venv/bin/python3: No module named verl.trainer.fsdp_sft_trainer"
+
+
+def test_findings_of_one_flattened_line_keep_the_order_of_its_pieces(run_cli) -> None:
+    # The module verl lacks comes first in the traceback; the reward loader's wrapper after it.
+    flat = (
+        "ray.exceptions.RayTaskError(RuntimeError): ray::TaskRunner.run() (pid=31363, ip=10.0.0.2) "
+        'File "/home/me/rl/myreward.py", line 1, in <module> '
+        "from verl.utils.reward_score.math_reward import compute_score "
+        "ModuleNotFoundError: No module named 'verl.utils.reward_score.math_reward' "
+        "The above exception was the direct cause of the following exception: "
+        'File "/venv/verl/trainer/ppo/reward.py", line 70, in get_custom_reward_fn '
+        "raise RuntimeError(f\"Error loading module from '{file_path}': {e}\") from e "
+        "RuntimeError: Error loading module from '/home/me/rl/myreward.py': "
+        "No module named 'verl.utils.reward_score.math_reward'\n"
+    )
+    result = run_cli(["explain", "--format", "json", "-"], stdin=flat.encode())
+    report = json.loads(result.stdout)
+    assert [f["rule"] for f in report["findings"]][:2] == ["ENV005", "CFG008"]
+
+
+def test_a_flattened_traceback_after_a_progress_bar_is_read(run_cli) -> None:
+    # tqdm redraws its bar with carriage returns; the traceback follows the last one. The reward
+    # file the run named raised: only the frames, read as lines, say so.
+    command = (
+        "python3 -m verl.trainer.main_eval +reward.custom_reward_function.path=/home/me/answer_reward.py\n"
+    )
+    flat = (
+        "  0%|          | 0/16 [00:00<?, ?it/s]\r  0%|          | 0/16 [00:04<?, ?it/s]\r"
+        'Traceback (most recent call last): File "/venv/verl/trainer/main_eval.py", line 37, in process_item '
+        "score_lst = [reward_fn(data_source, r, ground_truth) for r in response_lst] "
+        'File "/home/me/answer_reward.py", line 5, in compute_score '
+        'pred = solution_str.split("####")[1].strip() '
+        "IndexError: list index out of range\n"
+    )
+    result = run_cli(["explain", "--format", "json", "-"], stdin=(command + flat).encode())
+    report = json.loads(result.stdout)
+    assert [f["rule"] for f in report["findings"]] == ["CFG008"]

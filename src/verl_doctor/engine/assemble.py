@@ -21,6 +21,9 @@ from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Unkn
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
 _ENGINE_DIED = "FLOW013"  # the rollout engine died after it had started
+# How far above an exception line the raising statement Python printed (and the marks under
+# it) stands.
+_RAISED_ABOVE = 4
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -82,9 +85,18 @@ def report_parts(
     # Two rules sure of the same line: the catalog's order decides (folders env, config, ...
     # are read in a fixed order), never the order the prefilter happened to find them in.
     position = {state.rule.id: state.rule.position for state, _ in states}
+    # (pieces of one flattened line share its number: the earlier piece first)
+    piece = {state.rule.id: state.first.piece if state.first else 0 for state, _ in states}
 
     def rank(f: Finding) -> tuple[object, ...]:
-        return (f.symptom, _CONF_RANK[f.confidence], order.get(f.source, 0), f.first_line, position[f.rule])
+        return (
+            f.symptom,
+            _CONF_RANK[f.confidence],
+            order.get(f.source, 0),
+            f.first_line,
+            piece[f.rule],
+            position[f.rule],
+        )
 
     findings.sort(key=rank)
     warnings = [f for f in findings if f.severity == "warning"]
@@ -110,7 +122,13 @@ def report_parts(
 
     def superseded(f: Finding) -> bool:
         if f.basis == "clue":
-            return any((e.source, e.line) in decisive for e in f.evidence)
+            # (nor does the shape of a traceback whose last lines a rule is sure of: the raising
+            # statement it knows right above the exception the clue read)
+            return any((e.source, e.line) in decisive for e in f.evidence) or any(
+                e.source == f.source and 0 < f.first_line - e.line <= _RAISED_ABOVE
+                for g in sure
+                for e in g.evidence
+            )
         return f.basis.startswith("exception") and (
             (f.source, f.first_line) in by_words
             or ((f.source, f.first_line) in by_shape and f.category != "env")

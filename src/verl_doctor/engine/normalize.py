@@ -117,6 +117,9 @@ class Line:
     # have been wrapped into this one.
     before: bytes = b""
     cut: bool = False  # kept only for a literal that runs across its edge into a line next to it
+    # Where a piece of a flattened line stands in it (0: a line as printed): pieces share their
+    # line's number, and the earlier piece comes first.
+    piece: int = 0
 
 
 # Every sequence _ANSI removes starts with ESC, an 8-bit CSI, or this remnant; searching for it

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from verl_doctor.common.records import replace
-from verl_doctor.engine.flattened import FLAT_MIN, flattened_pieces
+from verl_doctor.engine.flattened import FLAT_SHORTEST, flattened_pieces
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
     NEW_RECORD,
@@ -151,8 +151,8 @@ class LineScanner:
                 item[3] += more[: FOLLOW_BYTES - len(item[3])]
                 item[4] = len(item[3]) >= FOLLOW_BYTES or item[3].count(b"\n") >= FOLLOW_LINES
         while self._waiting and (self._waiting[0][4] or final):
-            line_no, raw, prefix, follow, _, stripped, masked, before, cut = self._waiting.pop(0)
-            yield self._line(line_no, raw, prefix, follow, stripped, masked, before, cut)
+            line_no, raw, prefix, follow, _, stripped, masked, before, cut, piece = self._waiting.pop(0)
+            yield self._line(line_no, raw, prefix, follow, stripped, masked, before, cut, piece)
 
     def _line(
         self,
@@ -164,21 +164,22 @@ class LineScanner:
         masked: bytes | None,
         before: bytes = b"",
         cut: bool = False,
+        piece: int = 0,
     ) -> Line:
         """The normalized candidate line, with the raw bytes that follow it (and those of the
         line before it, when that one may have been wrapped into it)."""
         text = follow.decode("utf-8", "replace")
         line = normalize(self.source, line_no, raw, prefix, self.recipes, stripped, text, masked, before)
-        return replace(line, cut=True) if cut else line
+        return replace(line, cut=cut, piece=piece) if cut or piece else line
 
     def _pieces(self, line_no: int, pieces: list[str]) -> Iterator[Line]:
         """The lines a flattened traceback was cut back into, each followed by the ones after it."""
         for i, piece in enumerate(pieces):
             follow = "\n".join(pieces[i + 1 :]).encode()[:FOLLOW_BYTES]
             if self._waiting:
-                self._waiting.append([line_no, piece, None, follow, True, None, None, b"", False])
+                self._waiting.append([line_no, piece, None, follow, True, None, None, b"", False, i])
             else:
-                yield self._line(line_no, piece, None, follow, None, None)
+                yield self._line(line_no, piece, None, follow, None, None, piece=i)
 
     def _may_match(self, raw: str) -> tuple[str, bytes | None] | None:
         """`raw` without colour codes (and its digit-masked form, when short enough to be
@@ -297,7 +298,8 @@ class LineScanner:
             raw = bytes(buf[lo:hi]).decode("utf-8", "replace")
             # The segment runs to the line's end (but for the `\r` a CRLF file ends it with).
             to_end = hi == le or hi == le - 1 == cr
-            if count_lines and lo == ls and hi - lo >= FLAT_MIN and to_end:
+            # (a line's start, or where a carriage return left the text the terminal shows)
+            if count_lines and lo == seg_start and hi - lo >= FLAT_SHORTEST and to_end:
                 pieces = flattened_pieces(strip_ansi(raw))
                 if pieces is not None:
                     # A traceback whose line ends a paste lost: each piece is read as the line it
@@ -359,10 +361,12 @@ class LineScanner:
                 if hi != le:
                     follow = follow.replace(b"\r\n", b"\n")
                 if self.wait_for_follow and follow_end == end and follow.count(b"\n") < FOLLOW_LINES:
-                    self._waiting.append([line_no, raw, prefix, follow, False, stripped, masked, before, cut])
+                    self._waiting.append(
+                        [line_no, raw, prefix, follow, False, stripped, masked, before, cut, 0]
+                    )
                     continue
             if self._waiting:
-                self._waiting.append([line_no, raw, prefix, follow, True, stripped, masked, before, cut])
+                self._waiting.append([line_no, raw, prefix, follow, True, stripped, masked, before, cut, 0])
                 continue
             yield self._line(line_no, raw, prefix, follow, stripped, masked, before, cut)
         if count_lines:
