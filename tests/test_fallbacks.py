@@ -5199,3 +5199,160 @@ def test_raise_not_implemented_called_is_read_as_the_refusal_it_meant() -> None:
     assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
     plain = (frames[0], (f"{_SITE}/mbridge/models/deepseek_v3.py", "_get_safetensor_io", "return fn(x)"))
     assert not diagnose_text(_frames(*plain, last=last), _CATALOG).findings
+
+
+def test_a_bare_assert_in_a_function_validating_a_setting_is_that_setting() -> None:
+    """verl's `_validate_profiler_interval` asserts an order on the interval it was given, with
+    no message: a check of settings, not the trainer's validation step."""
+    validating = (
+        ("/opt/verl/verl/trainer/sft_trainer.py", "_build_config", "self._validate_profiler_interval()"),
+        (
+            "/opt/verl/verl/trainer/sft_trainer.py",
+            "_validate_profiler_interval",
+            "assert self.end_profile_step >= self.start_profile_step",
+        ),
+    )
+    report = diagnose_text(_frames(*validating, last="AssertionError"), _CATALOG)
+    assert [(f.rule, f.confidence) for f in report.findings] == [("CFG014", "medium")]
+    assert report.findings[0].phase != "validation"
+
+
+def test_the_trainers_validation_step_is_still_validation() -> None:
+    from verl_doctor.engine.line_kinds import describe_phase
+
+    assert describe_phase("RayPPOTrainer._validate") == "validation"
+    assert describe_phase("_validate_config") != "validation"
+
+
+def test_a_library_asking_for_at_least_a_torch_release_is_the_torch_release() -> None:
+    built = (
+        (
+            "/opt/verl/verl/models/mcore/config_converter.py",
+            "_get_base_transformer_config",
+            "return TransformerConfig(",
+        ),
+        (
+            f"{_SITE}/megatron/core/transformer/transformer_config.py",
+            "__post_init__",
+            "assert is_torch_min_version(",
+        ),
+    )
+    last = "AssertionError: Must have at least torch version 2.7 or higher"
+    report = diagnose_text(_frames(*built, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["ENV013"]
+
+
+def test_a_value_that_opens_the_refusal_of_its_kind_of_choice_is_that_setting() -> None:
+    built = (
+        (
+            "/opt/verl/verl/utils/megatron/optimizer.py",
+            "get_megatron_optimizer",
+            "optimizer = get_megatron_optimizer(",
+        ),
+        (
+            f"{_SITE}/megatron/core/optimizer/__init__.py",
+            "_get_megatron_optimizer_based_on_param_groups",
+            "raise Exception('{} optimizer is not supported.'.format(config.optimizer))",
+        ),
+    )
+    report = diagnose_text(_frames(*built, last="Exception: AdamW optimizer is not supported."), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    # (a determiner is no value: `This mode is not supported` shows none)
+    from verl_doctor.engine.fallbacks.wording import VALUE_SHOWN
+
+    assert VALUE_SHOWN.search("This mode is not supported") is None
+
+
+def test_megatrons_sizes_in_code_spelling_are_the_model_split() -> None:
+    built = (
+        (
+            "/opt/verl/verl/models/mcore/config_converter.py",
+            "hf_to_mcore_config_dense",
+            "return TransformerConfig(",
+        ),
+        (f"{_SITE}/megatron/core/transformer/transformer_config.py", "__post_init__", "raise ValueError("),
+    )
+    last = (
+        "ValueError: num_layers: 66 after enableaccount_for_embedding_in_pipeline_split or "
+        "account_for_loss_in_pipeline_split must be divisibleby pipeline_model_parallel_size 4"
+    )
+    report = diagnose_text(_frames(*built, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG010"]
+
+
+def test_an_option_the_run_set_bounded_by_the_model_split_is_that_option() -> None:
+    """`num_layers_at_start_in_bf16 (8) must be between 0 and number of layers per pipeline
+    stage (7)`: the option the run set is refused; the split only bounds it. The same words about
+    a number the model has, not a setting of the run, stay the split's."""
+    built = (
+        (
+            "/opt/verl/verl/models/mcore/config_converter.py",
+            "hf_to_mcore_config_dense",
+            "return TransformerConfig(",
+        ),
+        (f"{_SITE}/megatron/core/transformer/transformer_config.py", "__post_init__", "raise ValueError("),
+    )
+    last = (
+        "ValueError: num_layers_at_start_in_bf16 (8) must be between 0 and number of layers per "
+        "pipeline stage (7)."
+    )
+    command = (
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.actor.megatron.pipeline_model_parallel_size=4 "
+        "+actor_rollout_ref.actor.megatron.override_transformer_config.num_layers_at_start_in_bf16=8\n"
+    )
+    report = diagnose_text(command + _frames(*built, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    report = diagnose_text(_frames(*built, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG010"]
+
+
+def test_a_row_field_of_another_type_subscripted_by_verl_is_the_data() -> None:
+    """`reward_model` written as the bare answer: verl's reward manager subscripts it as a
+    mapping, `string indices must be integers`. A subscript of what a function returned is no
+    row of the data."""
+    reading = (
+        ("/work/check_reward.py", "<module>", "out = rm(data, return_dict=True)"),
+        (
+            "/opt/verl/verl/workers/reward_manager/naive.py",
+            "__call__",
+            'ground_truth = data_item.non_tensor_batch["reward_model"]["ground_truth"]',
+        ),
+    )
+    last = "TypeError: string indices must be integers, not 'str'"
+    report = diagnose_text(_frames(*reading, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG012"]
+    assert "string indices" in report.findings[0].cause
+    returned = (reading[0], (reading[1][0], "__call__", 'score = result["score"]["value"]'))
+    assert not [
+        f for f in diagnose_text(_frames(*returned, last=last), _CATALOG).findings if f.rule == "CFG012"
+    ]
+
+
+def test_the_shape_of_a_traceback_whose_words_a_rule_knows_adds_nothing() -> None:
+    """verl's loader of the custom reward function asserts the config names it: the rule that
+    knows that assert answers, and the guess from the loader's frame (a file that cannot be
+    imported) is not shown beside it."""
+    loading = (
+        ("/opt/verl/verl/trainer/main_eval.py", "process_item", "reward_fn = get_custom_reward_fn(config)"),
+        ("/opt/verl/verl/trainer/ppo/reward.py", "get_custom_reward_fn", "assert fn_name is not None"),
+    )
+    report = diagnose_text(_frames(*loading, last="AssertionError"), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG011"]
+    # without the words, the loader's frame still says where to look
+    unknown = (loading[0], (loading[1][0], "get_custom_reward_fn", "module = load_module(path)"))
+    report = diagnose_text(_frames(*unknown, last="AssertionError"), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG008"]
+
+
+def test_a_choice_named_by_the_value_selected_is_that_setting() -> None:
+    built = (
+        (
+            "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py",
+            "__init__",
+            "self.inference_engine = LLM(",
+        ),
+        (f"{_SITE}/vllm/platforms/rocm.py", "get_attn_backend_cls", "raise ValueError("),
+    )
+    last = "ValueError:  The selected backend, ROCM_FLASH,is not MLA type while requested for MLA backend."
+    report = diagnose_text(_frames(*built, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]

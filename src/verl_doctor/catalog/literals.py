@@ -47,7 +47,7 @@ Disjunction = frozenset[str]
 # frames, Ray/Hydra envelopes, run context); chosen so that a healthy training log almost never
 # contains them.
 INTERNAL_LITERALS: dict[str, list[str]] = {
-    "exception": ["Error", "Exception", "Interrupt", "SystemExit", "Traceback (most recent"],
+    "exception": ["Error", "Exception", "Interrupt", "SystemExit", "Traceback (most recent", ".exc."],
     "frame": ['File "', '.py", line '],
     "envelope": [
         "RayTaskError",

@@ -16,7 +16,8 @@ from verl_doctor.common.resources import data_path
 _EXCEPTION = re.compile(
     r"^(?P<qual>(?:[A-Za-z_]\w*\.){0,6})"
     r"(?P<type>[A-Z]\w*(?:Error|Exception|Interrupt|Exit|Failure|Fault)|Exception|KeyboardInterrupt|SystemExit|"
-    r"StopIteration)"
+    # any class of a library's exceptions module (`torch._inductor.exc.TritonMissing`)
+    r"StopIteration|(?:(?<=\.exc\.)|(?<=\.errors\.)|(?<=exceptions\.))[A-Z]\w*(?=:))"
     r"(?:\((?P<inner>[\w.]+)\))?(?P<rest>:.*|\s*$)"
 )
 _ENVELOPE = re.compile(
@@ -237,7 +238,8 @@ _PHASES = (
     ("init_model", "initializing a model"),
     ("_build_model_optimizer", "initializing a model"),
     ("init_workers", "starting the workers"),
-    ("_validate", "validation"),
+    # (the trainer's validation step, not a check of settings such as `_validate_config`)
+    ("_validate(?!_)", "validation"),
     ("val_reward_fn", "validation"),
     ("reward", "computing rewards"),
     ("__getitem__", "loading data"),
@@ -246,9 +248,10 @@ _PHASES = (
 )
 
 
+@lru_cache(maxsize=512)
 def describe_phase(name: str) -> str:
     """A short human phrase for an envelope method or frame function, or the name itself."""
     for key, label in _PHASES:
-        if key in name:
+        if re.search(key, name):
             return label
     return name

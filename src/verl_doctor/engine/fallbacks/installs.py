@@ -95,6 +95,8 @@ _VERSION_NEEDED = lazy_compile(
     r"|\b(?:requires?|needs?) an? compatible [`'\"]?(?P<u>[A-Za-z][\w-]*)[`'\"]? "
     r"(?:package|library|version|release)"
     # `pyarrow requires NumPy 2.0 or newer, found 1.26.4`
+    # `Must have at least torch version 2.7 or higher` (Megatron's asserts on torch and TE)
+    r"|\bat least (?P<m>[A-Za-z][\w-]*)(?: version)? v?\d+(?:\.\d+)+"
     r"|\b(?:requires?|needs?) (?P<r>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+\+? "
     r"(?:or|and) (?:higher|later|newer|above)\b"
     r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "
@@ -143,6 +145,9 @@ _INSTALL_NEEDED = lazy_compile(
     r"(?:[.,;:!)]|$| (?:package|library|first|to|for|with|and|or|via|using|by)\b)"
     r"|install (?:the )?[`'\"](?P<m>[A-Za-z][\w.-]*)[`'\"] (?:package|library|module)"
     r"|need to have (?P<n>[A-Za-z][\w.-]*)(?: or [A-Za-z][\w.-]*)* installed"
+    # `Cannot find a working triton installation. Either the package is not installed or it is
+    # too old.` (torch's inductor)
+    r"|cannot find a working (?P<z>[A-Za-z][\w.-]*) installation"
     # `Need to install fused_dense` (flash-attn's optional CUDA extensions), `you have to install
     # `yt_dlp` first` (transformers' load_video)
     r"|\b(?:needs?|ha(?:ve|s)) +to install (?:the )?[`'\"]?(?P<o>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
@@ -311,7 +316,8 @@ _ALTERNATIVELY = lazy_compile(r"\b(?:alternatively|or else|otherwise)\b", re.I)
 
 
 def install_required(message: str, exc_type: str) -> Fallback | None:
-    if exc_type not in RAISING:
+    # (and a library's own class for a missing piece: torch's `TritonMissing`)
+    if exc_type not in RAISING and not exc_type.endswith("Missing"):
         return None
     for m in _INSTALL_NEEDED.finditer(message):
         if _ALTERNATIVELY.search(message, 0, m.start()):

@@ -161,6 +161,33 @@ _A_ROW = lazy_compile(
 _KEY = lazy_compile(r"^['\"](?P<key>[\w./-]{1,100})(?:['\"]|$)")  # a paste may cut the closing quote
 
 
+# Python subscripting a value of another type than the code expects: a text where a mapping was
+# read (`string indices must be integers`), nothing where a field was.
+_NOT_SUBSCRIPTABLE = lazy_compile(
+    r"^(?:(?:string|str|list|tuple) indices must be integers|'(?:NoneType|str|float|int|bool)' object is not "
+    r"subscriptable)"
+)
+
+
+def _field_of_another_type(message: str, path: str, code: str) -> Fallback | None:
+    """A TypeError subscripting a field where verl reads a row of the data
+    (`data_item.non_tensor_batch["reward_model"]["ground_truth"]`: `string indices must be
+    integers`): that column of the rows holds another type than verl reads (a dict written as
+    text). The raising line must show the row being read."""
+    m = _NOT_SUBSCRIPTABLE.search(message.strip())
+    if m is None or not _DATA_READERS.search(path.replace("\\", "/")):
+        return None
+    subscripted = _SUBSCRIPTED.findall(code)
+    if not subscripted or not any(_A_ROW.search(name) for name in subscripted):
+        return None
+    where = path[path.rfind("/verl/") + 1 :]
+    return Fallback(
+        "CFG012",
+        {"row_field": message.strip()},
+        f"a TypeError subscripting a field where verl reads the data ({where}): the field holds another type",
+    )
+
+
 # pandas looking up a DataFrame column (`df[config.data.response_key]`): the KeyError is a column
 # the data file lacks, whichever verl code asked for it.
 COLUMN_LOOKUP = lazy_compile(r"/pandas/core/(?:frame|indexes/base)\.py$")
@@ -173,6 +200,8 @@ def data_field(
     of a DataFrame verl loaded): the data lacks that field. `code`, the raising source line when
     the traceback shows it, must read it from a row (`row_dict[...]`), not from what a function
     returned (`result["score"]`: a custom reward function's return value)."""
+    if exc_type == "TypeError":
+        return _field_of_another_type(message, path, code)
     if exc_type != "KeyError":
         return None
     m = _KEY.match(message.strip())

@@ -86,7 +86,7 @@ _CONFIG_FUNC = lazy_compile(r"validat|check(?!point)|__post_init__|post_init|_ve
 # test data and state (check_consistency, _validate_state_dict, check_prefetch_progress).
 _SETTINGS_CHECK_FUNC = lazy_compile(
     r"__post_init__|post_init|(?:validat|check|verify)\w*(?:config|option|arg|mutually_exclusive|"
-    r"unsupported|resource|feature|world_size|alignment)|config\w*(?:check|validat)|sanity",
+    r"unsupported|resource|feature|world_size|alignment|interval)|config\w*(?:check|validat)|sanity",
     re.I,
 )
 
@@ -570,6 +570,7 @@ def _config_check(
                 # setting is what is refused beside the split
                 and not (INCOMPATIBLE.search(message) and _another_setting_named(message))
                 and not _feature_a_split_refuses(message)
+                and not _bounds_a_set_option(message, options)
             )
             or (
                 parallel_sizes
@@ -601,6 +602,16 @@ def _feature_a_split_refuses(message: str) -> bool:
         return True
     m = NOT_SUPPORTED_WITH.search(message)
     return bool(m and PARALLEL.search(m.group("split")) and not PARALLEL.search(message[: m.start()]))
+
+
+def _bounds_a_set_option(message: str, options: tuple[str, ...]) -> bool:
+    """Whether a comparison with a model split is about an option the run set, the message's
+    subject (`num_layers_at_start_in_bf16 (8) must be between 0 and number of layers per
+    pipeline stage (7)`): that value is refused, the split only bounds it."""
+    first = OPTION_TOKEN.match(message.lstrip("`'\" "))
+    if first is None or PARALLEL.search(first.group(0)):
+        return False
+    return any(o.rsplit(".", 1)[-1] == first.group(0) for o in options)
 
 
 def _another_setting_named(message: str) -> bool:

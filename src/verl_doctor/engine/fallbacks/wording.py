@@ -25,6 +25,14 @@ VALUE_SHOWN = lazy_compile(
     # a quoted value that opens the message: `` `foo` is not a valid attention implementation ``
     r"^['\"]?['\"`][^'\"`\n]{1,60}['\"`] (?:is|are) not (?:an? )?"
     r"(?:valid|supported|known|recogni[sz]ed|registered)\b|"
+    # a value that opens the message before the kind of choice it is: `AdamW optimizer is not
+    # supported.` (Megatron's optimizer factory)
+    r"^['\"`]?(?!(?:this|that|the|such|current|given|selected|your|an?|its|same)\b)[A-Za-z][\w.-]*['\"`]? "
+    r"(?:backend|mode|method|format|strategy|policy|dtype|precision|algorithm|estimator|scheduler|"
+    r"optimizer|implementation) (?:is|are) not (?:supported|known|implemented|recogni[sz]ed|valid)\b|"
+    # the choice named by the value given: `The selected backend, ROCM_FLASH,is not MLA type`
+    r"\b(?:selected|chosen|specified|requested) (?:backend|mode|method|format|strategy|policy|"
+    r"implementation)s?,? ['\"`]?[A-Z][A-Z0-9_]{2,}\b|"
     # a backend (a setting's choice) refusing a feature: `TensorRT-LLM backend does not support ...`
     r"\bbackend (?:does not|doesn't|do not|cannot) support\b|"
     # a name given twice where each must be unique: `Duplicate interaction name 'gsm8k' found`
@@ -363,7 +371,8 @@ DIVIDE = lazy_compile(r"divisible|multiple of|% ?[\w.]* ?== ?0|evenly|\bdivide\b
 
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
-    r"tensor_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|pipelin(?:ing|eing)\b|pipeline stages?|"
+    r"(?:tensor|pipeline|expert|context)_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|"
+    r"pipelin(?:ing|eing)\b|pipeline stages?|"
     r"context[ _-]parallel|ulysses|"
     r"sequence[ _-]parallel|expert[ _-]parallel|"
     # `tp`, `--ep-size`, `pp_size`, but not a word inside another option's name (`--elastic-ep-scale-timeout`)
