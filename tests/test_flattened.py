@@ -188,3 +188,40 @@ def test_a_flattened_traceback_after_a_progress_bar_is_read(run_cli) -> None:
     result = run_cli(["explain", "--format", "json", "-"], stdin=(command + flat).encode())
     report = json.loads(result.stdout)
     assert [f["rule"] for f in report["findings"]] == ["CFG008"]
+
+
+def test_an_envelope_and_the_exception_it_wraps_on_one_pasted_line_are_two_lines(run_cli) -> None:
+    # Ray's envelope names the class; the exception under the frames is verl's own check. On one
+    # pasted line they are still two records: the check answers, not the envelope.
+    flat = (
+        "ray.exceptions.RayTaskError(AssertionError): ray::vLLMHttpServer.launch_server() "
+        "(pid=63310, ip=10.130.7.44) "
+        'File "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py", line 859, in _apply_quantization '
+        "check_vllm_ascend_before_server_launch() "
+        'File "/opt/verl/verl/utils/vllm/npu_vllm_patch.py", line 118, in check_vllm_ascend_before_server_launch '
+        "raise AssertionError( "
+        "AssertionError: AscendSocVersion.A2 is not support VLLM_ASCEND_ENABLE_MATMUL_ALLREDUCE "
+        "in Single-card multi-process scenario now.\n"
+    )
+    result = run_cli(["explain", "--format", "json", "-"], stdin=flat.encode())
+    report = json.loads(result.stdout)
+    assert [f["rule"] for f in report["findings"]] == ["CFG014"]
+
+
+def test_pydantics_lines_under_its_error_are_lines_of_their_own() -> None:
+    flat = (
+        'File "/opt/verl/verl/tools/tool_registry.py", line 71, in initialize_tools_from_config '
+        "tool_schema = OpenAIFunctionToolSchema.model_validate(tool_schema_dict) "
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for OpenAIFunctionToolSchema "
+        "function.parameters.properties.expression   Input should be a valid dictionary "
+        "[type=model_type, input_value='string', input_type=str]     "
+        "For further information visit https://errors.pydantic.dev/2.14/v/model_type"
+    )
+    pieces = flattened_pieces(flat)
+    assert pieces is not None
+    assert pieces[-4:] == [
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for OpenAIFunctionToolSchema",
+        "function.parameters.properties.expression",
+        "Input should be a valid dictionary [type=model_type, input_value='string', input_type=str]",
+        "For further information visit https://errors.pydantic.dev/2.14/v/model_type",
+    ]

@@ -105,17 +105,28 @@ def report_parts(
     # (by its words or by the traceback's shape), or that is sure of its message in the same
     # traceback (the exception a chained one wraps); a guess from the shape yields to words.
     findings = sorted(_without_absorbed(a, findings), key=rank)  # (an absorbing finding may be surer now)
-    by_words = {(e.source, e.line) for f in findings if f.basis in _WORDS for e in f.evidence}
-    by_shape = {(e.source, e.line) for f in findings if f.basis == "clue" for e in f.evidence}
+
+    # Where a finding's evidence stands: its line, and the piece of a flattened line (pieces of
+    # one pasted line are lines of their own).
+    def spots(f: Finding) -> set[tuple[str, int, int]]:
+        state = a.states.get(f.rule)
+        if state is None:
+            return {(e.source, e.line, 0) for e in f.evidence}
+        return {(e.source, e.number, e.piece) for e in state.evidence}
+
+    def first_spot(f: Finding) -> tuple[str, int, int]:
+        state = a.states.get(f.rule)
+        first = state.first if state is not None else None
+        return (first.source, first.number, first.piece) if first else (f.source, f.first_line, 0)
+
+    by_words = {spot for f in findings if f.basis in _WORDS for spot in spots(f)}
+    by_shape = {spot for f in findings if f.basis == "clue" for spot in spots(f)}
     sure = [f for f in findings if f.confidence == "high" and not f.symptom and f.basis == "message"]
 
     # An exception that says the environment is wrong (a package missing or of another release)
     # is the answer wherever it was raised: the traceback's shape then only says where.
     by_env_class = {
-        (e.source, e.line)
-        for f in findings
-        if f.basis.startswith("exception") and f.category == "env"
-        for e in f.evidence
+        spot for f in findings if f.basis.startswith("exception") and f.category == "env" for spot in spots(f)
     }
 
     decisive = by_words | by_env_class
@@ -124,14 +135,14 @@ def report_parts(
         if f.basis == "clue":
             # (nor does the shape of a traceback whose last lines a rule is sure of: the raising
             # statement it knows right above the exception the clue read)
-            return any((e.source, e.line) in decisive for e in f.evidence) or any(
+            return bool(spots(f) & decisive) or any(
                 e.source == f.source and 0 < f.first_line - e.line <= _RAISED_ABOVE
                 for g in sure
                 for e in g.evidence
             )
         return f.basis.startswith("exception") and (
-            (f.source, f.first_line) in by_words
-            or ((f.source, f.first_line) in by_shape and f.category != "env")
+            first_spot(f) in by_words
+            or (first_spot(f) in by_shape and f.category != "env")
             or any(g.source == f.source and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK for g in sure)
         )
 

@@ -22,6 +22,12 @@ _RECORD_START = lazy_compile(
     r"[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ +\d+ |"
     r"(?P<frame>File \"[^\"\n]{1,400}\", line \d+, in [\w<>.]+)|"
     r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): |"
+    # Ray's envelope, `ray.exceptions.RayTaskError(AssertionError): ray::...`
+    r"(?:[a-z_]\w*\.)*Ray\w*Error\([\w.]+\): |"
+    # pydantic's lines under `N validation errors for Model`: each field's, its complaint, its link
+    r"(?P<pydantic>(?<=validation error for )[A-Z]\w*|(?<=validation errors for )[A-Z]\w*)|"
+    r"(?:Input should be|Field required|Value error,|Extra inputs are not permitted|"
+    r"For further information visit)\b|"
     # a bare exception (`AssertionError`), followed by the blank line after it or by nothing
     r"(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Interrupt|Exit)(?=\s*$|\s{2})|"
     # the marks Python 3.11+ prints under the failing expression: a line of their own
@@ -71,12 +77,14 @@ def flattened_pieces(text: str) -> list[str] | None:
     cuts = [0]
     after_prefix = -1  # the end of a worker's prefix: what follows it is its own record's start
     for m in _RECORD_START.finditer(text):
-        if m.start() != after_prefix:
+        if m.start() != after_prefix and not m.group("pydantic"):
             cuts.append(m.start())
         if m.group("prefix"):
             after_prefix = m.end()
-        if m.group("frame") or m.group("marks"):
-            cuts.append(m.end())  # the source line Python printed under the frame comes next
+        if m.group("frame") or m.group("marks") or m.group("pydantic"):
+            # (the source line Python printed under the frame comes next; the field pydantic
+            # names, on the line after the model it validated)
+            cuts.append(m.end())
     cuts.append(len(text))
     pieces = [text[a:b].strip() for a, b in zip(cuts, cuts[1:], strict=False)]
     return [p for p in pieces if p] or None
