@@ -5356,3 +5356,47 @@ def test_a_choice_named_by_the_value_selected_is_that_setting() -> None:
     last = "ValueError:  The selected backend, ROCM_FLASH,is not MLA type while requested for MLA backend."
     report = diagnose_text(_frames(*built, last=last), _CATALOG)
     assert [f.rule for f in report.findings] == ["CFG014"]
+
+
+def test_a_compiled_extensions_frame_is_no_users_code() -> None:
+    """uvloop runs verl's coroutines from `uvloop/loop.pyx`, a path without a folder: no file of
+    the user's called verl there, and verl's check of a setting is still that setting's."""
+    running = (
+        (
+            "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+            "_req_level_generate_sequences",
+            "output_req_list = loop.run_until_complete(",
+        ),
+        ("uvloop/loop.pyx", "uvloop.loop.Loop.run_until_complete", ""),
+        (
+            "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+            "_handle_pending_state",
+            "raise ValueError(",
+        ),
+    )
+    last = (
+        "ValueError: Interaction 'gsm8k' not found in interaction_map. Available interactions: ['math_tutor']"
+    )
+    report = diagnose_text(_frames(*running, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+
+
+def test_a_sample_without_its_chat_messages_is_the_data() -> None:
+    building = (
+        (
+            "/opt/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py",
+            "_preprocess_prompt_to_async_rollout_requests",
+            "req = AsyncRolloutRequest(",
+        ),
+        (
+            f"{_SITE}/pydantic/main.py",
+            "__init__",
+            "validated_self = self.__pydantic_validator__.validate_python(",
+        ),
+    )
+    last = (
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for AsyncRolloutRequest\n"
+        "  Value error, messages is required for AsyncRolloutRequest initialization [type=value_error]"
+    )
+    report = diagnose_text(_frames(*building, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG012"]

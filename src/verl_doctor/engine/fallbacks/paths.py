@@ -137,7 +137,7 @@ def path_missing(message: str, exc_type: str) -> Fallback | None:
 # finds one missing is about the data, not the run's settings.
 SAMPLE_FIELD = lazy_compile(
     r"\b(?:extra_info|interaction_kwargs|tools_kwargs|reward_model|ground_truth|data_source|agent_name|"
-    r"raw_prompt|multi_modal_data)\b"
+    r"raw_prompt|multi_modal_data|messages)\b"
 )
 
 
