@@ -5400,3 +5400,46 @@ def test_a_sample_without_its_chat_messages_is_the_data() -> None:
     )
     report = diagnose_text(_frames(*building, last=last), _CATALOG)
     assert [f.rule for f in report.findings] == ["CFG012"]
+
+
+def test_a_package_version_mismatch_a_library_reports_is_that_release() -> None:
+    importing = (
+        ("/opt/verl/verl/models/mcore/__init__.py", "<module>", "from megatron.core import parallel_state"),
+        (
+            f"{_SITE}/transformer_engine/common/__init__.py",
+            "_check_version",
+            "assert te_torch_version == te_version",
+        ),
+    )
+    last = (
+        "AssertionError: TransformerEngine package version mismatch. Found transformer_engine_torch v2.5.0, "
+        "transformer-engine v2.4.0, and transformer-engine-cu12 v2.4.0. Install transformer-engine using "
+        "'pip3 install transformer-engine[pytorch]==VERSION'"
+    )
+    report = diagnose_text(_frames(*importing, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["ENV008"]
+
+
+def test_a_module_refusing_the_state_a_checkpoint_saved_of_it_is_the_resume() -> None:
+    """TransformerEngine restoring its extra state from the checkpoint a run resumes from: the
+    checkpoint was written by another stack. Raised while saving, or about anything else, it
+    is not."""
+    loading = (
+        (
+            "/opt/verl/verl/utils/checkpoint/megatron_checkpoint_manager.py",
+            "load_checkpoint",
+            "self.model[vpp_rank].load_state_dict(model_state_dict)",
+        ),
+        (f"{_SITE}/megatron/core/transformer/module.py", "load_state_dict", "super().load_state_dict("),
+        (
+            f"{_SITE}/transformer_engine/pytorch/module/base.py",
+            "set_extra_state",
+            'raise RuntimeError("Unsupported checkpoint format.")',
+        ),
+    )
+    report = diagnose_text(_frames(*loading, last="RuntimeError: Unsupported checkpoint format."), _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW014"]
+    report = diagnose_text(
+        _frames(*loading, last="RuntimeError: CUDA driver initialization failed"), _CATALOG
+    )
+    assert "FLOW014" not in [f.rule for f in report.findings]

@@ -229,3 +229,25 @@ def test_a_command_the_user_typed_is_not_wrapped_into_its_output() -> None:
     )
     findings = diagnose_text(log, _CATALOG).findings
     assert [(f.rule, f.first_line) for f in findings][:1] == [("CFG016", 2)]
+
+
+def test_a_clue_whose_line_a_wrap_cut_is_read_joined() -> None:
+    """RAY_ADDRESS pointing at a cluster that is not there: the announcement of the address and
+    the failed connection are one clue; a terminal's wrap at 80 columns cuts both lines."""
+    from verl_doctor.catalog.load import load_catalog
+    from verl_doctor.engine.session import diagnose_text
+
+    log = (
+        "2026-12-04 13:24:35,475\tINFO worker.py:1691 -- Using address 127.0.0.1:6379 set in the environment "
+        "variable RAY_ADDRESS\n"
+        "2026-12-04 13:24:35,475\tINFO worker.py:1841 -- Connecting to existing Ray cluster at address: "
+        "192.0.2.2:6379...\n"
+        "[2026-12-04 13:24:40,483 W 10517 10517] rpc_client.h:153: Failed to connect to GCS at address "
+        "192.0.2.2:6379 within 5 seconds.\n"
+        "[2026-12-04 13:25:15,491 W 10517 10517] gcs_client.cc:210: Failed to get cluster ID from GCS server: "
+        "TimedOut: Timed out while waiting for GCS to become available.\n"
+    )
+    wrapped = "\n".join(line[i : i + 80] for line in log.split("\n") for i in range(0, max(len(line), 1), 80))
+    catalog = load_catalog(include_user=False, use_cache=False)
+    assert [f.rule for f in diagnose_text(log, catalog).findings][:1] == ["DIST012"]
+    assert [f.rule for f in diagnose_text(wrapped, catalog).findings][:1] == ["DIST012"]

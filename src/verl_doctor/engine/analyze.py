@@ -391,8 +391,10 @@ class Analyzer(ExceptionReadings):
         joined reading hits."""
         if line.follow:
             joined = self._rejoined(line, env, self._joined(line))
-            if joined is not None:
-                return joined
+            # (and the parts of clues: a clue's window counts from where the message ends)
+            clued = self._clues_of_joined(line) if len(line.raw) >= WRAPPED_WIDTH else []
+            if joined is not None or clued:
+                return (joined or []) + clued
         if not line.before or NEW_RECORD.match(strip_ansi(line.raw)):
             return None
         start = _line_before(line)
@@ -433,6 +435,28 @@ class Analyzer(ExceptionReadings):
         if key not in self._echo_keys and len(self._echo_keys) < MAX_ECHOES:
             self._echo_keys.add(key)
             self._echoes.append((line, inner))
+
+    def _clues_of_joined(self, line: Line) -> list[str]:
+        """The clue parts a line a hard wrap cut matches joined with its rest (`Using address
+        ... set` / `in the environment variable RAY_ADDRESS`), read as ending on its last line;
+        the codes of clues it completes."""
+        exact = self._continuation(line, exact=True)
+        if not exact:
+            return []
+        pieces = [p.strip() for p in exact]
+        for variant in (line.text + "".join(pieces), line.text + " " + " ".join(pieces)):
+            verdict = self.memo.verdict(variant, False, line)
+            if verdict is None or not any(verdict.clue_hits):
+                continue
+            read = replace(line, text=variant, number=line.number + len(exact), follow="")
+            codes = []
+            for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
+                if hit:
+                    code = self._clue(rule, t, read, verdict)
+                    if code:
+                        codes.append(code)
+            return codes
+        return []
 
     def _clues_of_whole_frame(self, line: Line, fr: Frame) -> list[str]:
         """The clue parts a frame matches as printed (`File "...", line 334, in update_params`),

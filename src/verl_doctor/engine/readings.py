@@ -282,6 +282,12 @@ _CHECKPOINT_READER = lazy_compile(
 )
 
 
+_RESTORING_STATE = lazy_compile(
+    r"^_?(?:load_state_dict|set_extra_state|_load_from_state_dict|load_checkpoint)$"
+)
+_ABOUT_SAVED_STATE = lazy_compile(r"\bcheckpoint|\bstate[ _]dict|\bextra[ _]state", re.I)
+
+
 def _word_in(word: str, text: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(word)}(?![\w])", text) is not None
 
@@ -1070,7 +1076,12 @@ class ExceptionReadings:
         last = self._last_frame(line)
         if last is None or not 0 <= line.number - last[0] <= RAISED_WITHIN:
             return False
-        if _CHECKPOINT_READER.search(last[1].path.replace("\\", "/")) is None:
+        if (
+            _CHECKPOINT_READER.search(last[1].path.replace("\\", "/")) is None
+            # (or a module restoring what the checkpoint saved of it, TransformerEngine's extra
+            # state, refusing it: `Unsupported checkpoint format.`)
+            and not (_RESTORING_STATE.search(last[1].func) and _ABOUT_SAVED_STATE.search(exc.message))
+        ):
             return False
         from verl_doctor.engine.fallbacks import Fallback, an, where_in
 

@@ -94,9 +94,11 @@ _VERSION_NEEDED = lazy_compile(
     # `FlashInfer ReplaySSM requires a compatible flashinfer-python package`
     r"|\b(?:requires?|needs?) an? compatible [`'\"]?(?P<u>[A-Za-z][\w-]*)[`'\"]? "
     r"(?:package|library|version|release)"
-    # `pyarrow requires NumPy 2.0 or newer, found 1.26.4`
+    # `TransformerEngine package version mismatch. Found transformer_engine_torch v2.5.0, ...`
+    r"|\b(?P<n2>[A-Za-z][\w-]*) (?:package )?versions? mismatch\b"
     # `Must have at least torch version 2.7 or higher` (Megatron's asserts on torch and TE)
     r"|\bat least (?P<m>[A-Za-z][\w-]*)(?: version)? v?\d+(?:\.\d+)+"
+    # `pyarrow requires NumPy 2.0 or newer, found 1.26.4`
     r"|\b(?:requires?|needs?) (?P<r>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+\+? "
     r"(?:or|and) (?:higher|later|newer|above)\b"
     r"|(?:use|install|needs?|requires?) an? (?:newer|more recent|later|older) version of "

@@ -67,6 +67,7 @@ _PACKAGE_ALIASES = {
     "megatron-core": "megatron",
     "mcore": "megatron",
     "te": "transformer_engine",  # Megatron's words for Transformer Engine (`please update TE version`)
+    "transformerengine": "transformer_engine",  # TE's own words (`TransformerEngine package ...`)
     "flashattention": "flash_attn",  # transformers' `the package for FlashAttention2`
     "flashattention2": "flash_attn",
     "flashattention3": "flash_attn_3",
