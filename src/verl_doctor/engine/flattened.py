@@ -59,13 +59,16 @@ def _is_flattened(text: str) -> bool:
     the exception after it, or Hydra's failure and what it prints under it."""
     if len(text) < FLAT_SHORTEST:
         return False
-    first = _FRAME.search(text) if 'File "' in text else None
-    if first is not None:
-        after = first.end()
-        if len(text) >= FLAT_MIN and 'File "' in text[after:] and _FRAME.search(text, after) is not None:
-            return True
-        if _EXCEPTION.search(text, after) is not None:
-            return True
+    frames = text.count('File "')
+    # (a frame line as printed ends with its function's name: nothing after it to cut)
+    if frames > 1 or (frames == 1 and " " in text[text.rfind(", in ") + 5 :].strip()):
+        first = _FRAME.search(text)
+        if first is not None:
+            after = first.end()
+            if len(text) >= FLAT_MIN and frames > 1 and _FRAME.search(text, after) is not None:
+                return True
+            if _EXCEPTION.search(text, after) is not None:
+                return True
     at = text.find(_HYDRA_FAILED)
     return at >= 0 and _AFTER_HYDRA.search(text, at + len(_HYDRA_FAILED)) is not None
 
