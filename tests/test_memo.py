@@ -186,3 +186,19 @@ def test_the_text_a_pattern_always_needs(pattern: str, needed: str | None) -> No
     from verl_doctor.engine.verdict import required_text
 
     assert required_text(pattern) == needed
+
+
+def test_the_keys_a_text_names_are_asked_again_once_the_overrides_change() -> None:
+    """The run's keys a refusal names are remembered per text; an override read later (Hydra
+    prints the list after the failure) is seen by the next question about the same text."""
+    from verl_doctor.engine.context import ContextCollector
+
+    context = ContextCollector()
+    context._add_overrides(["trainer.nnodes=2"])
+    text = "betas must be either both floats or both Tensors"
+    assert context.set_keys_named_in(text) == []
+    context._add_overrides(["+actor_rollout_ref.actor.optim.betas=[0,0.99]"])
+    assert context.set_keys_named_in(text) == ["actor_rollout_ref.actor.optim.betas"]
+    # an answer handed out is the caller's to change
+    context.set_keys_named_in(text).append("x")
+    assert context.set_keys_named_in(text) == ["actor_rollout_ref.actor.optim.betas"]

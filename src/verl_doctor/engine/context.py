@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 _MAX_OVERRIDES = 400
+_NAMED_KEPT = 512  # texts whose named keys are remembered
 _MAX_IDLE = 4096
 _MAX_VALUE = 200
 _PACKAGES = "|".join(
@@ -70,6 +71,10 @@ class ContextCollector:
         self._section: str | None = None
         self._last_command = ""
         self._idle_on_repeat: set[str] = set()  # texts a second reading would change nothing by
+        # The keys each text named, as of the overrides' version then: an exception every rank
+        # repeats asks once (the version moves whenever an override is set or changed).
+        self._overrides_version = 0
+        self._named: dict[str, tuple[int, list[str]]] = {}
 
     def add(self, line: Line) -> None:
         text = line.text
@@ -190,6 +195,8 @@ class ContextCollector:
                 continue
             if len(self.overrides) >= _MAX_OVERRIDES and key not in self.overrides:
                 return
+            if self.overrides.get(key) != value[:_MAX_VALUE]:
+                self._overrides_version += 1
             self.overrides[key] = value[:_MAX_VALUE]
             if item.lstrip("+").startswith("~"):
                 self.deleted.add(key)
@@ -203,6 +210,16 @@ class ContextCollector:
         names its key too."""
         if not self.overrides:
             return []
+        asked = self._named.get(text)
+        if asked is not None and asked[0] == self._overrides_version:
+            return list(asked[1])
+        found = self._set_keys_named_in(text)
+        if len(self._named) >= _NAMED_KEPT:
+            self._named.clear()
+        self._named[text] = (self._overrides_version, found)
+        return list(found)
+
+    def _set_keys_named_in(self, text: str) -> list[str]:
         from verl_doctor.catalog.verl_keys import is_option_name  # lazily: start-up time
 
         tokens: set[str] = set()
