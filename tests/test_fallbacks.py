@@ -5443,3 +5443,127 @@ def test_a_module_refusing_the_state_a_checkpoint_saved_of_it_is_the_resume() ->
         _frames(*loading, last="RuntimeError: CUDA driver initialization failed"), _CATALOG
     )
     assert "FLOW014" not in [f.rule for f in report.findings]
+
+
+def test_transformers_refusing_to_save_the_models_generation_config_is_the_save() -> None:
+    """GenerationConfig.save_pretrained validates strictly: under verl's save_checkpoint the save
+    of the checkpoint failed on the model folder's generation_config.json (FLOW012, said so);
+    the same refusal in a chained traceback above the save is not a setting of the run."""
+    saving = (
+        (
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+            "save_checkpoint",
+            "model_config.generation_config.save_pretrained(hf_local_path)",
+        ),
+        (f"{_SITE}/transformers/generation/configuration_utils.py", "save_pretrained", "raise ValueError("),
+    )
+    last = (
+        "ValueError: The generation config instance is invalid -- `.validate()` throws warnings "
+        "and/or exceptions. Fix these issues to save the configuration."
+    )
+    report = diagnose_text(_frames(*saving, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW012"]
+    assert "generation config" in report.findings[0].cause
+    validating = (
+        (saving[1][0], "validate", 'raise ValueError("GenerationConfig is invalid: \\n" + info_message)'),
+    )
+    chained = (
+        _frames(*validating, last="ValueError: GenerationConfig is invalid: ")
+        + "\nDuring handling of the above exception, another exception occurred:\n\n"
+        + _frames(
+            saving[0],
+            (saving[1][0], "save_pretrained", "raise ValueError(str(exc))"),
+            last="ValueError: GenerationConfig is invalid: ",
+        )
+    )
+    assert [f.rule for f in diagnose_text(chained, _CATALOG).findings] == ["FLOW012"]
+
+
+def test_pythons_own_library_running_verls_code_is_no_users_code() -> None:
+    """asyncio runs verl's reward loop (`/usr/lib/python3.10/asyncio/base_events.py`): no file of
+    the user's called verl there, and verl refusing a backend it was set to is that setting."""
+    envelope = (
+        '  File "/opt/verl/verl/experimental/reward_loop/reward_loop.py", line 312, in compute_rm_score\n'
+        "    outputs = ray.get(\n"
+        "ray.exceptions.RayTaskError(ValueError): ray::RewardLoopWorker.compute_score_batch() "
+        "(pid=189655, ip=10.233.71.20)\n"
+        '  File "/usr/lib/python3.10/asyncio/base_events.py", line 649, in run_until_complete\n'
+        "    return future.result()\n"
+        '  File "/opt/verl/verl/experimental/reward_loop/reward_loop.py", line 137, in compute_score_batch\n'
+        "    outputs = await asyncio.gather(*tasks)\n"
+        '  File "/opt/verl/verl/experimental/reward_loop/reward_loop.py", line 250, in compute_score_disrm\n'
+        '    raise ValueError("TensorRT-LLM backend does not support reward models currently.")\n'
+        "ValueError: TensorRT-LLM backend does not support reward models currently.\n"
+    )
+    report = diagnose_text(envelope, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+
+
+@pytest.mark.parametrize(
+    ("path", "package"),
+    [
+        ("/vllm-workspace/vllm/vllm/config.py", "vllm"),
+        ("/vllm-workspace/vllm-ascend/vllm_ascend/ascend_config.py", "vllm_ascend"),
+        ("/home/u/sglang/python/sglang/srt/server_args.py", "sglang"),
+        ("/home/u/Megatron-LM/megatron/core/parallel_state.py", "megatron"),
+        ("/home/u/myproj/vllm/run.py", None),  # a folder of the user's named after it
+    ],
+)
+def test_an_engine_installed_from_its_source_checkout_is_that_engine(path: str, package: str | None) -> None:
+    from verl_doctor.engine.line_kinds import package_of
+
+    assert package_of(path) == package
+
+
+def test_the_npu_plugins_checking_their_settings_refuse_a_setting_their_stack_failing_is_the_npu() -> None:
+    building = (
+        ("/vllm-workspace/vllm/vllm/engine/arg_utils.py", "create_engine_config", "config = VllmConfig("),
+        (
+            "/vllm-workspace/vllm-ascend/vllm_ascend/ascend_config.py",
+            "check_ascend_config",
+            "raise RuntimeError(",
+        ),
+    )
+    last = "RuntimeError: graph_batch_sizes_init is valid only when Torchair graph mode is enabled"
+    assert [f.rule for f in diagnose_text(_frames(*building, last=last), _CATALOG).findings] == ["CFG014"]
+    loading = (
+        (
+            "/vllm-workspace/vllm-ascend/vllm_ascend/distributed/device_communicators/pyhccl_wrapper.py",
+            "__init__",
+            "so_file = find_hccl_library()",
+        ),
+        (
+            "/vllm-workspace/vllm-ascend/vllm_ascend/utils.py",
+            "find_hccl_library",
+            'raise ValueError("HCCL only supports Ascend NPU backends.")',
+        ),
+    )
+    last = "ValueError: HCCL only supports Ascend NPU backends."
+    assert [f.rule for f in diagnose_text(_frames(*loading, last=last), _CATALOG).findings] == ["ENV012"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Value error, graph_batch_sizes_init is only valid when graph_batch_sizes is empty [type=value_error]",
+        "Assertion failed, When enabling piecewise aclgraph, please make sure compilation_config.level == "
+        "CompilationLevel.PIECEWISE [type=assertion_error]",
+        "Assertion failed, oproj_tensor_parallel_size is only supported in graph mode [type=assertion_error]",
+    ],
+)
+def test_an_engine_config_refusing_how_its_settings_combine_is_a_setting(said: str) -> None:
+    building = (
+        (
+            "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+            "launch_server",
+            "engine_args.create_engine_config()",
+        ),
+        (f"{_SITE}/vllm/engine/arg_utils.py", "create_engine_config", "config = VllmConfig("),
+        (
+            f"{_SITE}/pydantic/_internal/_dataclasses.py",
+            "__init__",
+            "s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)",
+        ),
+    )
+    last = f"pydantic_core._pydantic_core.ValidationError: 1 validation error for VllmConfig\n  {said}"
+    assert [f.rule for f in diagnose_text(_frames(*building, last=last), _CATALOG).findings] == ["CFG014"]

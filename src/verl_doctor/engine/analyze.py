@@ -1062,13 +1062,14 @@ _CALLERS_KEPT = 4
 
 def _user_frame(fr: Frame) -> bool:
     """A frame of the user's own code: in no package, and neither Python's (`<frozen ...>`, a
-    dataclass's `<string>`, runpy starting a module), a package's console script
-    (`/usr/local/bin/torchrun`) nor a compiled extension's (`uvloop/loop.pyx`: Cython names
-    its source file relative to its package)."""
+    dataclass's `<string>`, runpy starting a module, its standard library: asyncio running a
+    coroutine), a package's console script (`/usr/local/bin/torchrun`) nor a compiled
+    extension's (`uvloop/loop.pyx`: Cython names its source file relative to its package)."""
     return (
         fr.package is None
         and not fr.path.startswith("<")
         and not fr.starts_a_module
         and "/bin/" not in fr.path.replace("\\", "/")
         and not fr.path.endswith((".pyx", ".pxd", ".pxi"))
+        and not fr.in_standard_library
     )

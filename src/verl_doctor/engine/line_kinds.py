@@ -98,15 +98,30 @@ class Frame:
         return package_of(self.path)
 
     @property
+    def in_standard_library(self) -> bool:
+        """A file of Python's own library (`/usr/lib/python3.10/asyncio/base_events.py`)."""
+        return _STDLIB.search(self.path.replace("\\", "/")) is not None
+
+    @property
     def starts_a_module(self) -> bool:
         """Python's runpy running the module `python -m` named (`<frozen runpy>` from 3.11 on)."""
         return self.path == "<frozen runpy>" or _RUNPY.search(self.path.replace("\\", "/")) is not None
 
 
 _PACKAGE_DIRS = ("site-packages", "dist-packages")
+# Python's own library: a lib/python3.X folder, outside its site-packages.
+_STDLIB = re.compile(r"(?:^|/)(?i:lib)/python3(?:\.\d+)?/(?!(?:site|dist)-packages/)[^\s\"]+\.py$")
 # Python starting a module that `python -m` named (`/usr/lib/python3.12/runpy.py`): the module run
 # is where the program's own code begins.
 _RUNPY = re.compile(r"(?:^|/)(?i:lib)/(?:python\d(?:\.\d+)?/)?runpy\.py$")
+# Packages users install from a source checkout -> the names of the checkout's folder.
+_CHECKOUTS = {
+    "vllm": frozenset(("vllm",)),
+    "vllm_ascend": frozenset(("vllm-ascend", "vllm_ascend")),
+    "sglang": frozenset(("python",)),
+    "megatron": frozenset(("Megatron-LM", "megatron-lm", "Megatron")),
+    "transformer_engine": frozenset(("TransformerEngine",)),
+}
 # A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
 
@@ -148,6 +163,12 @@ def package_of(path: str) -> str | None:
             if rest and rest[0].endswith(".egg"):
                 rest = rest[1:]
             return rest[0] if len(rest) > 1 else None
+    # the engines installed from a source checkout, as their images do (/vllm-workspace/vllm/vllm/,
+    # /vllm-workspace/vllm-ascend/vllm_ascend/, sglang/python/sglang/, Megatron-LM/megatron/)
+    for i in range(len(parts) - 2, 0, -1):
+        repos = _CHECKOUTS.get(parts[i])
+        if repos is not None and parts[i - 1] in repos:
+            return parts[i]
     # verl's recipes (one folder each: recipe/dapo/...), run from a checkout named otherwise; a
     # recipe folder of the user's own (recipe/my_task/) is the user's code
     for i, part in enumerate(parts[:-2]):

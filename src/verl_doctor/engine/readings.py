@@ -145,6 +145,10 @@ _REFUSAL_TYPES = frozenset(
     ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
 )
 _GENERATION_CONFIG = "generation_config.json"
+# transformers' GenerationConfig.save_pretrained validating strictly (4.39 on; worded anew in 4.5x).
+_GENERATION_CONFIG_REFUSED = lazy_compile(
+    r"^GenerationConfig is invalid:|^The generation config instance is invalid -- `\.validate\(\)` throws"
+)
 # Exceptions that say a file could not be written or found, and distributed checkpointing's own.
 _SAVE_ERROR_TYPES = frozenset(
     (
@@ -1062,10 +1066,19 @@ class ExceptionReadings:
     def _generation_config_missing_while_saving(self, line: Line, exc: ExceptionLine) -> bool:
         """transformers finding no generation_config.json in the model folder is the save itself
         failing when a save_checkpoint frame runs (before the path the run set is blamed); loaded
-        anywhere else (an eval script, a Hub repo) it is that folder's or repo's content."""
-        if _GENERATION_CONFIG not in exc.message:
+        anywhere else (an eval script, a Hub repo) it is that folder's or repo's content. So is
+        GenerationConfig refusing to save the model's generation config (`GenerationConfig is
+        invalid`: a value the model folder's generation_config.json holds)."""
+        refused = _GENERATION_CONFIG_REFUSED.search(exc.message) is not None
+        if _GENERATION_CONFIG not in exc.message and not refused:
             return False
-        return self._file_error_while_saving(line, exc, self._phase_for(line)[0])
+        phase = self._phase_for(line)[0]
+        if refused and phase == SAVING_CHECKPOINT:
+            from verl_doctor.engine.fallbacks import Fallback
+
+            basis = f"{exc.type}: transformers refusing to save the model's generation config while {phase}"
+            return self._credit(line, Fallback("FLOW012", {"genconfig_invalid": _GENERATION_CONFIG}, basis))
+        return self._file_error_while_saving(line, exc, phase)
 
     def _unreadable_while_resuming(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
         """An error of the reader itself (torch.load's unpickling, safetensors, torch's distributed
@@ -1107,6 +1120,10 @@ class ExceptionReadings:
             return False
         if exc.type == "ZeroDivisionError":
             return self._divided_by_setting(line, last[1])
+        if _GENERATION_CONFIG_REFUSED.search(exc.message):
+            # (a save refused: what was being saved says what failed, and a traceback chained
+            # under it shows that; the values it lists are the model folder's, not the run's)
+            return False
         message = exc.message
         # The `raise`/`assert` statement the traceback printed, when it did: the library refused
         # on purpose, and the names it reads (`self.config.rollout.skip_tokenizer_init`) are the
@@ -1136,7 +1153,7 @@ class ExceptionReadings:
                 return self._credit(
                     line, data_field(exc.type, message, caller[-1][1].path, column_lookup=True)
                 )
-        if self._credit(line, npu_code(exc.type, last[1].path)):
+        if self._credit(line, npu_code(exc.type, last[1].path, last[1].func, message)):
             return True
         if package is not None and self._verl_called(line) and not self._called_by_user_code(line, package):
             # (code verl runs for a setting, and OmegaConf checking a value against verl's typed

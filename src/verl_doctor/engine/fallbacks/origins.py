@@ -39,10 +39,21 @@ ASCEND_STACK = lazy_compile(
 _NPU_CODE = lazy_compile(r"/(?:torch_npu|vllm_ascend|mindspeed)/|/\w*npu\w*\.py$|/npu/", re.I)
 
 
-def npu_code(exc_type: str, path: str) -> Fallback | None:
+# Where the Ascend plugins check the settings they are given (vllm-ascend's ascend_config.py, its
+# platform's check_and_update_config): a refusal there is a setting's, not the NPU stack failing.
+_NPU_SETTINGS_CODE = lazy_compile(r"/\w*config\w*\.py$")
+_NPU_SETTINGS_FUNC = lazy_compile(r"^(?:check_\w+|_?validate\w*|__post_init__|\w*_config)$")
+
+
+def npu_code(exc_type: str, path: str, func: str = "", message: str = "") -> Fallback | None:
     """A runtime error raised in code that only runs on Ascend NPUs (`Error checking IPC support`
-    in verl's NPU platform): the NPU stack failed, whatever its words."""
-    if exc_type not in RUNTIME_TYPES or not _NPU_CODE.search(path.replace("\\", "/")):
+    in verl's NPU platform), or any error there that speaks of the Ascend stack (`HCCL only
+    supports Ascend NPU backends.`): the NPU stack failed; not where the NPU plugins check their
+    settings."""
+    p = path.replace("\\", "/")
+    if not _NPU_CODE.search(p) or (exc_type not in RUNTIME_TYPES and not ASCEND_STACK.search(message)):
+        return None
+    if _NPU_SETTINGS_CODE.search(p) or _NPU_SETTINGS_FUNC.match(func):
         return None
     return Fallback(
         "ENV012", {}, f"{an(exc_type)} raised by code for Ascend NPUs ({path.rsplit('/', 1)[-1]})"

@@ -132,6 +132,7 @@ STACK_PACKAGES = frozenset(
     (
         "verl",
         "vllm",
+        "vllm_ascend",
         "sglang",
         "transformers",
         "megatron",

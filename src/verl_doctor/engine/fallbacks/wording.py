@@ -432,6 +432,9 @@ REFUSED = lazy_compile(
     r"[^.]{0,80}\b(?:unless|without|when)\b|"
     # an option a release removed, set anyway: `x is deprecated and replaced by y`
     r"\b(?:is|are|has been) deprecated\b[^.]{0,40}\b(?:replaced|in favou?r of|use|instead)\b|"
+    # `X is only valid when Y is empty`, `please make sure compilation_config.level == ...`
+    r"\bonly (?:valid|allowed|supported|available|possible) (?:when|if|with)\b|"
+    r"\bplease make sure\b[^\n]{0,80}?(?:==|!=|\bis\b|\bare\b)|"
     r"not supported|does not support|doesn't support|not yet supported|unsupported|\bunknown\b|"
     r"unrecogni[sz]ed|\binvalid\b|not (?:a )?valid|has to be|have to be|"
     r"(?:must|should) (?:all |both |each |always )?be|"
@@ -588,7 +591,7 @@ def forgive_doubled_letters(message: str) -> str:
 # A setting that only one training or rollout backend takes.
 ONLY_FOR_A_BACKEND = lazy_compile(
     r"\bonly (?:supported|available|valid|allowed|implemented) (?:for|with|by|in|on|when using) (?:the )?"
-    r"(?:trtllm|tensorrt[-_ ]llm|vllm|sglang|megatron|fsdp2?|hf)\b",
+    r"(?:trtllm|tensorrt[-_ ]llm|vllm|sglang|megatron|fsdp2?|hf|\w+ mode)\b",
     re.I,
 )
 
