@@ -449,13 +449,7 @@ class Analyzer(ExceptionReadings):
             if verdict is None or not any(verdict.clue_hits):
                 continue
             read = replace(line, text=variant, number=line.number + len(exact), follow="")
-            codes = []
-            for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
-                if hit:
-                    code = self._clue(rule, t, read, verdict)
-                    if code:
-                        codes.append(code)
-            return codes
+            return self._clues_read(read, verdict)
         return []
 
     def _clues_of_whole_frame(self, line: Line, fr: Frame) -> list[str]:
@@ -465,7 +459,11 @@ class Analyzer(ExceptionReadings):
         verdict = self.memo.verdict(whole, False, line)
         if verdict is None:
             return []
-        read = replace(line, text=whole)
+        return self._clues_read(replace(line, text=whole), verdict)
+
+    def _clues_read(self, read: Line, verdict: Verdict) -> list[str]:
+        """The clue parts a line read another way (joined, whole) matches, counted as seen on
+        `read`; the codes of the clues they complete."""
         codes = []
         for (rule, t), hit in zip(verdict.clues, verdict.clue_hits, strict=True):
             if hit:
