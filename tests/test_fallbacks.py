@@ -5567,3 +5567,27 @@ def test_an_engine_config_refusing_how_its_settings_combine_is_a_setting(said: s
     )
     last = f"pydantic_core._pydantic_core.ValidationError: 1 validation error for VllmConfig\n  {said}"
     assert [f.rule for f in diagnose_text(_frames(*building, last=last), _CATALOG).findings] == ["CFG014"]
+
+
+def test_megatrons_distributed_checkpoint_refusing_what_a_resume_reads_is_the_resume() -> None:
+    """Megatron's dist_checkpointing merging the saved optimizer state with the run's
+    (`Cannot merge two lists with different lengths`) while verl loads it: the checkpoint does not
+    fit the run resuming from it (FLOW014)."""
+    loading = (
+        (
+            "/opt/verl/verl/utils/megatron/dist_checkpointing.py",
+            "load_dist_checkpointing",
+            "state_dict = dist_checkpointing.load(sharded_state_dict, ckpt_dir, sharded_strategy=load_strategy)",
+        ),
+        (
+            f"{_SITE}/megatron/core/dist_checkpointing/dict_utils.py",
+            "merge",
+            'raise ValueError(f"Cannot merge two lists with different lengths ({len(x1)} and {len(x2)}, "',
+        ),
+    )
+    last = (
+        "ValueError: Cannot merge two lists with different lengths (2 and 3, encountered at level "
+        "('optimizer', 'optimizer', 'param_groups'))"
+    )
+    report = diagnose_text(_frames(*loading, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW014"]

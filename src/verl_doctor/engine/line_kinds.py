@@ -242,6 +242,9 @@ LOADING_CHECKPOINT = "loading a checkpoint"
 _PHASES = (
     ("save_checkpoint", SAVING_CHECKPOINT),
     ("load_checkpoint", LOADING_CHECKPOINT),
+    # (Megatron's distributed checkpoints, which verl's Megatron checkpoint manager reads and writes)
+    ("save_dist_checkpointing", SAVING_CHECKPOINT),
+    ("load_dist_checkpointing", LOADING_CHECKPOINT),
     ("model_merger", "merging a checkpoint"),
     ("update_weights", "syncing weights to the rollout engine"),
     ("sync_rollout_weights", "syncing weights to the rollout engine"),

@@ -282,7 +282,8 @@ _LITERAL_ARGUMENT = lazy_compile(
 # The code that reads a saved checkpoint back: torch.load's unpickler, safetensors, torch's
 # distributed checkpoint reader.
 _CHECKPOINT_READER = lazy_compile(
-    r"/torch/serialization\.py$|/torch/distributed/checkpoint/|/safetensors/|/pickle\.py$|/_weights_only_unpickler\.py$"
+    r"/torch/serialization\.py$|/torch/distributed/checkpoint/|/safetensors/|/pickle\.py$|/_weights_only_unpickler\.py$|"
+    r"/megatron/core/dist_checkpointing/"
 )
 
 
