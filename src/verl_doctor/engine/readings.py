@@ -385,7 +385,7 @@ class ExceptionReadings:
         return (
             # (an argument the run set itself, `reward_kwargs.format_weight`, before the contract)
             self._override_passed_as_argument(line, exc)
-            or self._generation_config_missing_while_saving(line, exc)
+            or self._generation_config_while_saving(line, exc)
             or self._user_function_called_wrongly(line, exc)
             or self._remote_code_meets_another_transformers(line, exc)
             or self._own_module_missing(line, exc)
@@ -1064,7 +1064,7 @@ class ExceptionReadings:
         groups = {"genconfig": _GENERATION_CONFIG} if _GENERATION_CONFIG in exc.message else {}
         return self._credit(line, Fallback("FLOW012", groups, f"{exc.type} raised while {phase}"))
 
-    def _generation_config_missing_while_saving(self, line: Line, exc: ExceptionLine) -> bool:
+    def _generation_config_while_saving(self, line: Line, exc: ExceptionLine) -> bool:
         """transformers finding no generation_config.json in the model folder is the save itself
         failing when a save_checkpoint frame runs (before the path the run set is blamed); loaded
         anywhere else (an eval script, a Hub repo) it is that folder's or repo's content. So is
