@@ -3636,6 +3636,24 @@ def _frames(*frames: tuple[str, str, str], last: str, prefix: str = "") -> str:
 _SITE = "/usr/local/lib/python3.11/site-packages"
 
 
+def test_verls_worker_plumbing_refusing_a_split_of_the_gpus_is_the_parallel_layout() -> None:
+    """verl's single-controller code checks its own bookkeeping (`execute_fn must be callable`)
+    and says nothing of a setting; a split of the GPUs it was given that does not divide them
+    (the rollout's world size over the reward pool) is the parallel layout the run set."""
+    splitting = (
+        ("/opt/verl/verl/experimental/reward_loop/reward_model.py", "__init__", "split_resource_pool("),
+        (
+            "/opt/verl/verl/single_controller/ray/base.py",
+            "split_resource_pool",
+            'assert resource_pool.world_size % split_size == 0, "split_size must be a divisor of world_size"',
+        ),
+    )
+    last = "AssertionError: split_size must be a divisor of world_size"
+    assert [f.rule for f in diagnose_text(_frames(*splitting, last=last), _CATALOG).findings] == ["CFG010"]
+    own = "AssertionError: execute_fn must be callable"
+    assert [f.rule for f in diagnose_text(_frames(*splitting, last=own), _CATALOG).findings] == []
+
+
 def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_scripts_doing() -> None:
     refusal = (f"{_SITE}/peft/peft_model.py", "_setup_prompt_encoder", "raise ValueError(msg)")
     called = (
@@ -5443,6 +5461,44 @@ def test_a_module_refusing_the_state_a_checkpoint_saved_of_it_is_the_resume() ->
         _frames(*loading, last="RuntimeError: CUDA driver initialization failed"), _CATALOG
     )
     assert "FLOW014" not in [f.rule for f in report.findings]
+
+
+def test_torch_putting_the_saved_state_into_the_model_while_resuming_is_the_resume() -> None:
+    """Whatever raises under torch's load_state_dict while verl loads a checkpoint (a DTensor of
+    the saved mesh meeting this run's, a dtype) is a checkpoint that does not fit the run: the
+    resume. The machine failing there (CUDA) is not; nor is the same error outside a resume."""
+    under_load_state_dict = (
+        (f"{_SITE}/torch/nn/modules/module.py", "load_state_dict", "load(self, state_dict)"),
+        (f"{_SITE}/torch/nn/modules/module.py", "_load_from_state_dict", "param.copy_(input_param)"),
+        (f"{_SITE}/torch/distributed/tensor/_api.py", "__torch_dispatch__", "return DTensor._op_dispatcher"),
+        (
+            f"{_SITE}/torch/distributed/tensor/_redistribute.py",
+            "redistribute_local_tensor",
+            'raise NotImplementedError("Cross device mesh comm not supported yet!")',
+        ),
+    )
+    loading = (
+        (
+            "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+            "_load_checkpoint",
+            "self.actor_rollout_wg.load_checkpoint(",
+        ),
+        (
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+            "load_checkpoint",
+            "self.model.load_state_dict(model_state_dict)",
+        ),
+        *under_load_state_dict,
+    )
+    last = "NotImplementedError: Cross device mesh comm not supported yet!"
+    report = diagnose_text(_frames(*loading, last=last), _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW014"]
+    machine = "RuntimeError: CUDA error: an illegal instruction was encountered"
+    assert "FLOW014" not in [
+        f.rule for f in diagnose_text(_frames(*loading, last=machine), _CATALOG).findings
+    ]
+    script = (("/home/me/convert.py", "main", "model.load_state_dict(sd)"), *under_load_state_dict)
+    assert "FLOW014" not in [f.rule for f in diagnose_text(_frames(*script, last=last), _CATALOG).findings]
 
 
 def test_transformers_refusing_to_save_the_models_generation_config_is_the_save() -> None:

@@ -166,6 +166,8 @@ class Analyzer(ExceptionReadings):
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
         self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
+        # Per worker: the last frame of torch putting a loaded state into a module or optimizer.
+        self._restoring_state: dict[tuple[object, ...], int] = {}
         # Per source: the last line of a frame read whole from a wrap (its tail, on lines of no
         # worker's prefix, is no frame).
         self._frame_tail_until: dict[str, int] = {}
@@ -268,6 +270,10 @@ class Analyzer(ExceptionReadings):
                     self._note_shadow(line, fr, self._caller_follow[key])
             if fr.package is None and not fr.path.startswith("<"):
                 self._own_frame[line.worker.key()] = (ends, fr)
+            elif fr.func in _RESTORES_STATE and fr.package == "torch":
+                if len(self._restoring_state) > MAX_WORKERS:
+                    self._restoring_state.clear()
+                self._restoring_state[line.worker.key()] = ends
             self._note_import(line, fr)
         env = verdict.envelope_of(text)
         if env is not None:
@@ -1056,6 +1062,8 @@ _INSTANTIATE_KEYS = frozenset(("_target_", "_recursive_", "_partial_", "_convert
 # How many of a library's own callers of a raising function are kept (its set-up code may be a
 # few calls up: _check_and_adjust_attn_implementation > get_correct_attn_implementation > ...).
 _CALLERS_KEPT = 4
+# torch's modules and optimizers putting a state dict into themselves.
+_RESTORES_STATE = frozenset(("load_state_dict", "_load_from_state_dict"))
 
 
 def _user_frame(fr: Frame) -> bool:

@@ -291,6 +291,8 @@ _RESTORING_STATE = lazy_compile(
     r"^_?(?:load_state_dict|set_extra_state|_load_from_state_dict|load_checkpoint)$"
 )
 _ABOUT_SAVED_STATE = lazy_compile(r"\bcheckpoint|\bstate[ _]dict|\bextra[ _]state", re.I)
+# (the machine failing under it is the machine: a GPU, its driver, its memory)
+_THE_MACHINE = lazy_compile(r"CUDA|cuda|NCCL|nccl|[Dd]river|[Oo]ut of memory|device-side|ECC")
 
 
 def _word_in(word: str, text: str) -> bool:
@@ -332,6 +334,7 @@ class ExceptionReadings:
         _unknown: dict[str, Unknown]
         memo: VerdictMemo
         _user_module: dict[tuple[object, ...], tuple[int, str]]
+        _restoring_state: dict[tuple[object, ...], int]
         catalog: Catalog
         context: ContextCollector
         states: dict[str, RuleState]
@@ -1095,12 +1098,22 @@ class ExceptionReadings:
             # (or a module restoring what the checkpoint saved of it, TransformerEngine's extra
             # state, refusing it: `Unsupported checkpoint format.`)
             and not (_RESTORING_STATE.search(last[1].func) and _ABOUT_SAVED_STATE.search(exc.message))
+            and not self._putting_saved_state_back(line, exc)
         ):
             return False
         from verl_doctor.engine.fallbacks import Fallback, an, where_in
 
         where = where_in(last[1].path.replace("\\", "/"), last[1].package or "")
         return self._credit(line, Fallback("FLOW014", {}, f"{an(exc.type)} raised by {where} while {phase}"))
+
+    def _putting_saved_state_back(self, line: Line, exc: ExceptionLine) -> bool:
+        """torch putting the state a checkpoint holds into the model or optimizer this run built
+        (its load_state_dict, with whatever code under it raising: a DTensor on another device
+        mesh, a shape, a dtype): what was saved does not fit what the run is now."""
+        if _THE_MACHINE.search(exc.message):
+            return False
+        restoring = self._restoring_state.get(line.worker.key())
+        return restoring is not None and 0 <= line.number - restoring <= FRAME_LOOKBACK
 
     def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame

@@ -278,7 +278,13 @@ def _config_check(
         or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
     ):
         return None
-    if package == "verl" and _CODE_HELPERS.search(p) and not options:
+    if (
+        package == "verl"
+        and _CODE_HELPERS.search(p)
+        and not options
+        # (but for a split of the GPUs the run was given: `split_size must be a divisor of world_size`)
+        and not (DIVIDE.search(message) and PARALLEL.search(message))
+    ):
         return None
     if WEIGHTS_FORMAT_REFUSED.search(message):
         # the model folder's weights are in a format the loader does not read (mbridge and
