@@ -3654,6 +3654,25 @@ def test_verls_worker_plumbing_refusing_a_split_of_the_gpus_is_the_parallel_layo
     assert [f.rule for f in diagnose_text(_frames(*splitting, last=own), _CATALOG).findings] == []
 
 
+def test_a_bare_assert_spread_over_lines_is_read_from_the_operand_python_printed() -> None:
+    """Of an `assert (a % b == 0)` spread over lines Python prints one line: an operand that is a
+    batch size is verl's batch arithmetic; one that is another option is a value verl refused."""
+    trainer = "/opt/verl/verl/trainer/ppo/ray_trainer.py"
+    for operand, code in (
+        ("config.actor_rollout_ref.actor.ppo_mini_batch_size", "CFG004"),
+        ("config.actor_rollout_ref.actor.clip_ratio_c", "CFG014"),
+    ):
+        tb = _frames(
+            (trainer, "__init__", "self._validate_config()"),
+            (trainer, "_validate_config", operand),
+            last="AssertionError",
+        )
+        assert [f.rule for f in diagnose_text(tb, _CATALOG).findings] == [code], operand
+    # (a line of the user's own code is no operand of verl's)
+    tb = _frames(("/home/me/check.py", "main", "config.data.train_batch_size"), last="AssertionError")
+    assert [f.rule for f in diagnose_text(tb, _CATALOG).findings] == []
+
+
 def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_scripts_doing() -> None:
     refusal = (f"{_SITE}/peft/peft_model.py", "_setup_prompt_encoder", "raise ValueError(msg)")
     called = (

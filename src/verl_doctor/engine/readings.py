@@ -308,6 +308,19 @@ def _code_line(follow: str, any_statement: bool = False) -> str:
     return first if any_statement or first.startswith(("assert ", "raise ")) else ""
 
 
+# A piece of an expression: the names it reads, their attributes and subscripts, operators.
+_EXPRESSION_PIECE = lazy_compile(r"^[\w.\[\]'\"()%<>=!+*/ -]{1,300}$")
+
+
+def _condition_part(follow: str) -> str:
+    """The line Python printed for an `assert` spread over lines: a piece of its condition that
+    reads the run's config (`config.actor_rollout_ref.actor.ppo_mini_batch_size`), else ""."""
+    first = _code_line(follow, any_statement=True)
+    if "config." not in first or first.startswith(("assert ", "raise ")):
+        return ""
+    return first if _EXPRESSION_PIECE.match(first) else ""
+
+
 def short_path(path: str) -> str:
     p = path.replace("\\", "/")
     i = p.rfind("/verl/")
@@ -1144,7 +1157,14 @@ class ExceptionReadings:
         # settings it refused.
         statement = _code_line(self._frame_follow.get(line.worker.key(), ""))
         if not message and exc.type == "AssertionError":
-            message = statement  # a bare `assert`: its condition says what failed
+            # a bare `assert`: its condition says what failed (of one spread over lines, Python
+            # prints the line that holds the part that failed: `config.actor.ppo_mini_batch_size`)
+            message = statement or _condition_part(self._frame_follow.get(line.worker.key(), ""))
+            if message and not statement and last[1].package == "verl":
+                from verl_doctor.engine.fallbacks import batch_check_operand
+
+                if self._credit(line, batch_check_operand(exc.type, last[1].path, last[1].func, message)):
+                    return True
         if not message and exc.type == "NotImplementedError" and last[1].package == "verl":
             return self._value_dispatch_refused(line, last[1], statement)
         if not message:

@@ -58,7 +58,12 @@ from verl_doctor.engine.fallbacks.packages import (
     version_mismatch,
 )
 from verl_doctor.engine.fallbacks.paths import COLUMN_LOOKUP, data_field
-from verl_doctor.engine.fallbacks.settings import config_check, divided_by_setting, starts_up
+from verl_doctor.engine.fallbacks.settings import (
+    batch_check_operand,
+    config_check,
+    divided_by_setting,
+    starts_up,
+)
 from verl_doctor.engine.fallbacks.wording import directed_option, forgive_doubled_letters, named_flag
 
 __all__ = [
@@ -72,6 +77,7 @@ __all__ = [
     "VERSION_MISMATCH_CODES",
     "an",
     "api_gone",
+    "batch_check_operand",
     "called_function",
     "classify",
     "config_check",

@@ -223,6 +223,16 @@ def divided_by_setting(code: str, path: str, func: str, options: list[str]) -> F
     return Fallback(code_, groups, basis)
 
 
+def batch_check_operand(exc_type: str, path: str, func: str, operand: str) -> Fallback | None:
+    """A bare assert of verl's spread over lines, of which Python printed the line of one operand:
+    on a batch size (`config.actor_rollout_ref.actor.ppo_mini_batch_size`), verl's asserts check
+    batch arithmetic (one size divides another, or is at least another)."""
+    if not BATCH_SIZES.search(operand):
+        return None
+    where = where_in(path.replace("\\", "/"), "verl")
+    return Fallback("CFG004", {}, f"{an(exc_type)} raised by verl in {where} ({func}) on {operand}")
+
+
 def _names_an_option(message: str) -> bool:
     """Whether the message names an option the way code spells one (`kv_cache_dtype`,
     `--max-model-len`, `VLLM_USE_V1`); a class name (`Qwen2_5_VLForCausalLM`), an enum's member
