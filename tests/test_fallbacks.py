@@ -3673,6 +3673,21 @@ def test_a_bare_assert_spread_over_lines_is_read_from_the_operand_python_printed
     assert [f.rule for f in diagnose_text(tb, _CATALOG).findings] == []
 
 
+def test_a_feature_that_needs_one_data_parallel_replica_refuses_its_own_setting() -> None:
+    """A rollout feature that runs with one data-parallel replica only refuses the feature's
+    setting beside the replicas (CFG014); a model split that does not divide the GPUs is the
+    parallel layout (CFG010)."""
+    checking = (f"{_SITE}/sglang/srt/server_args.py", "check_server_args", "raise ValueError(msg)")
+    for last, code in (
+        ("NotImplementedError: data_parallel_size=1 only (got 2)", "CFG014"),
+        ("AssertionError: dp_size must be 1 or dp attention must be enabled for update weights", "CFG014"),
+        ("ValueError: tp_size (3) must divide the number of GPUs (8)", "CFG010"),
+    ):
+        assert [f.rule for f in diagnose_text(_frames(checking, last=last), _CATALOG).findings] == [code], (
+            last
+        )
+
+
 def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_scripts_doing() -> None:
     refusal = (f"{_SITE}/peft/peft_model.py", "_setup_prompt_encoder", "raise ValueError(msg)")
     called = (

@@ -595,6 +595,7 @@ def _config_check(
             )
         )
         and not ONLY_FOR_A_BACKEND.search(message)
+        and not _needs_one_data_parallel_replica(message)
     ):
         code = "CFG010"
     else:
@@ -606,6 +607,19 @@ def _config_check(
     whose = "verl's" if package == "verl" else f"{package}'s"
     groups = {"options": ", ".join(options)} if options else {}
     return Fallback(code, groups, f"{an(exc_type)} raised by {whose} config check in {where} ({func}){named}")
+
+
+# Data parallelism asked to be off (`data_parallel_size=1 only (got 2)`, `dp_size must be 1 or dp
+# attention must be enabled for ...`).
+_ONE_DATA_PARALLEL_REPLICA = lazy_compile(
+    r"\b(?:data[ _]parallel[ _]size|dp_size|dp)\s*(?:=\s*1 only\b|(?:must|should) be 1\b|==\s*1\b)", re.I
+)
+
+
+def _needs_one_data_parallel_replica(message: str) -> bool:
+    """A feature that runs with one data-parallel replica only, no model split named: the
+    feature's setting (or the replicas asked of it) is refused, not a layout of the GPUs."""
+    return bool(_ONE_DATA_PARALLEL_REPLICA.search(message)) and not MODEL_PARALLEL.search(message)
 
 
 def _feature_a_split_refuses(message: str) -> bool:
