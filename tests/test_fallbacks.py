@@ -3688,6 +3688,35 @@ def test_a_feature_that_needs_one_data_parallel_replica_refuses_its_own_setting(
         )
 
 
+def test_the_quantization_a_checkpoint_was_exported_with_is_what_the_model_is() -> None:
+    """vLLM's quantization methods judging the quantization_config of the model folder (raised in
+    their code, or relayed by pydantic's validation of the engine config) refuse the checkpoint,
+    not a setting of the run: no config code. A model split they refuse is the split."""
+    quant = f"{_SITE}/vllm/model_executor/layers/quantization"
+    refusing = (
+        (f"{_SITE}/vllm/config.py", "_verify_quantization", "quant_cfg = self._parse_quant_hf_config()"),
+        (f"{quant}/awq.py", "__init__", "raise ValueError("),
+    )
+    last = "ValueError: Currently, only 4-bit weight quantization is supported for AWQ, but got 8 bits."
+    assert [f.rule for f in diagnose_text(_frames(*refusing, last=last), _CATALOG).findings] == []
+    relayed = _pydantic_refusal(
+        [
+            "  Value error, Currently, only 2/3/4/8-bit weight quantization is supported for GPTQ, but got 6 "
+            "bits. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]"
+        ]
+    )
+    assert [f.rule for f in diagnose_text(relayed, _CATALOG).findings] == []
+    split = (
+        (f"{quant}/fp8.py", "create_weights", "validate_fp8_block_shape("),
+        (f"{quant}/utils/fp8_utils.py", "validate_fp8_block_shape", "raise ValueError("),
+    )
+    last = (
+        "ValueError: Weight output_partition_size = 2752 is not divisible by weight quantization "
+        "block_n = 128. Try a smaller tensor_parallel_size."
+    )
+    assert [f.rule for f in diagnose_text(_frames(*split, last=last), _CATALOG).findings] == ["CFG010"]
+
+
 def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_scripts_doing() -> None:
     refusal = (f"{_SITE}/peft/peft_model.py", "_setup_prompt_encoder", "raise ValueError(msg)")
     called = (

@@ -102,6 +102,14 @@ _URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 _CODE_HELPERS = lazy_compile(
     r"(?:^|/)verl/(?:utils/(?:kernel/|fsdp_utils\.py$|megatron_utils\.py$)|single_controller/)"
 )
+# The rollout engines' quantization methods (vllm/model_executor/layers/quantization/, and SGLang's).
+_QUANTIZATION_CODE = lazy_compile(r"/layers/quantization/")
+# ... and their words for what a checkpoint was quantized with, when a config validator relays them.
+_CHECKPOINT_QUANTIZATION = lazy_compile(
+    r"\bweight quantization is supported for|\bquantization block size of weight|\bquant[ _]algo\b|"
+    r"\bcompressed-tensors (?:compatible scheme|KV cache)",
+    re.I,
+)
 _CONFIG_PATH = lazy_compile(
     r"/config/|/configs?\.py$|_config\.py$|/arg_utils\.py$|/server_args\.py$|/engine_args\.py$"
 )
@@ -367,6 +375,14 @@ def _config_check(
     parallel_sizes = sizes_compared or bool(
         MODEL_PARALLEL.search(message) and (UNSUPPORTED.search(message) or USE_ANOTHER.search(message))
     )
+    if (
+        package in ROLLOUT_ENGINES
+        and (_QUANTIZATION_CODE.search(p) or _CHECKPOINT_QUANTIZATION.search(message))
+        and not (parallel_sizes or options or ON_THIS_GPU.search(message))
+    ):
+        # The engine's quantization methods judging the quantization_config a checkpoint was
+        # exported with (`AWQ only supports 4-bit`, a 1-D weight_block_size): what the model is.
+        return None
     # A field each sample of verl's dataset must carry (`'name' key is required in interaction_kwargs`).
     # A verl tool's create() reads its arguments from the sample (extra_info.tools_kwargs).
     sample_field_missing = (
