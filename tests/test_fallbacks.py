@@ -3717,6 +3717,21 @@ def test_the_quantization_a_checkpoint_was_exported_with_is_what_the_model_is() 
     assert [f.rule for f in diagnose_text(_frames(*split, last=last), _CATALOG).findings] == ["CFG010"]
 
 
+def test_a_name_chosen_inside_a_dict_the_run_set_is_that_setting() -> None:
+    """The model's config is the model folder's, unless the run overrides it: a value chosen by
+    name inside a dict given whole on the command line (`hf_overrides={rope_scaling: ...}`) and
+    named by the refusal is that setting of the run, not the model folder."""
+    refusing = (
+        (f"{_SITE}/vllm/model_executor/models/qwen2.py", "__init__", "self.rotary_emb = get_rope("),
+        (f"{_SITE}/vllm/model_executor/layers/rotary_embedding/__init__.py", "get_rope", "raise ValueError("),
+    )
+    tb = _frames(*refusing, last="ValueError: Unknown RoPE scaling type dynamic_ntk")
+    hf = "+actor_rollout_ref.rollout.engine_kwargs.vllm.hf_overrides={rope_scaling:{rope_type:dynamic_ntk}}"
+    assert [f.rule for f in diagnose_text(_overrides(hf) + tb, _CATALOG).findings] == ["CFG014"]
+    other = "+actor_rollout_ref.rollout.engine_kwargs.vllm.hf_overrides={max_window_layers:28}"
+    assert [f.rule for f in diagnose_text(_overrides(other) + tb, _CATALOG).findings] != ["CFG014"]
+
+
 def test_what_a_library_refuses_from_a_script_calling_it_while_it_runs_is_that_scripts_doing() -> None:
     refusal = (f"{_SITE}/peft/peft_model.py", "_setup_prompt_encoder", "raise ValueError(msg)")
     called = (

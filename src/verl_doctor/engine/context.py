@@ -258,11 +258,12 @@ class ContextCollector:
         """Whether `text` names the value this run chose by name for `key`; the name of the
         user's own function or class (custom_reward_function.name) is code, not a choice."""
         value = self.overrides[key]
-        if _CHOSEN_NAME.fullmatch(value) is None or "custom" in key:
+        if "custom" in key:
             return False
-        # (as a message may spell it: `trtllm_mha` is `TRTLLM MHA` in its words)
-        spelt = r"[_\- ]".join(re.escape(part) for part in re.split(r"[_-]", value))
-        return re.search(rf"\b{spelt}\b", text, re.I) is not None
+        # (a dict or list given whole, `hf_overrides={rope_scaling:{rope_type:dynamic_ntk}}`:
+        # the names chosen inside it)
+        chosen = _CHOSEN_NAME.findall(value) if value[:1] in "{[" else [value]
+        return any(_named_in(name, text) for name in chosen if _CHOSEN_NAME.fullmatch(name))
 
     def chosen_values_named_in(self, text: str) -> list[str]:
         """The keys whose value, chosen by name on this run's command line, `text` names."""
@@ -289,6 +290,13 @@ class ContextCollector:
 _REFUSED_SUBJECT = re.compile(
     r"(?:^|[.:]\s+)(?P<subject>[a-z]\w*) (?:must|should|has to|cannot|can't|is required)\b"
 )
+
+
+def _named_in(name: str, text: str) -> bool:
+    """Whether `text` names a value chosen by name, as a message may spell it (`trtllm_mha` is
+    `TRTLLM MHA` in its words)."""
+    spelt = r"[_\- ]".join(re.escape(part) for part in re.split(r"[_-]", name))
+    return re.search(rf"\b{spelt}\b", text, re.I) is not None
 
 
 def _refusal_subject(key: str, text: str) -> bool:
