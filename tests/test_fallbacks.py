@@ -3030,6 +3030,18 @@ def test_a_keyword_argument_a_call_refuses_that_the_run_set_is_that_setting() ->
     assert "reward_model.reward_kwargs.max_resp_len" in first.cause
     # the same refusal of a keyword the run did not set is code written for another verl
     assert diagnose_text(refused, _CATALOG).findings[0].rule == "ENV005"
+    # a section the run set key by key is handed on whole, as one keyword
+    section = _tb(
+        "TypeError: NaiveRewardManager.__init__() got an unexpected keyword argument 'overlong_buffer_cfg'",
+        "/opt/verl/verl/trainer/ppo/reward.py",
+        "load_reward_manager",
+        "return reward_manager_cls(",
+    )
+    text = (
+        "Error executing job with overrides: ['+reward_model.reward_kwargs.overlong_buffer_cfg.enable=True', "
+        "'+reward_model.reward_kwargs.overlong_buffer_cfg.len=32']\n"
+    ) + section
+    assert diagnose_text(text, _CATALOG).findings[0].rule == "CFG014"
 
 
 def test_a_key_missing_under_a_section_the_run_deleted_is_that_deletion() -> None:

@@ -526,7 +526,7 @@ class ExceptionReadings:
         return self._credit(line, Fallback("CFG008", {"called": name}, basis))
 
     def _override_passed_as_argument(self, line: Line, exc: ExceptionLine) -> bool:
-        """A keyword argument a call does not take that is a key this run set
+        """A keyword argument a call does not take that is a key (or a section) this run set
         (`+reward_model.reward_kwargs.max_resp_len=64` handed to a reward manager whose __init__
         has no max_resp_len): verl passes that part of the config on as arguments, and the
         setting is one the chosen class does not have."""
@@ -538,7 +538,9 @@ class ExceptionReadings:
         if call is None:
             return False
         callee, kwarg = call
-        keys = [k for k in self.context.overrides if k.rsplit(".", 1)[-1] == kwarg]
+        # (or a section of it set key by key: `+reward_model.reward_kwargs.overlong_buffer_cfg.len=32`
+        # is handed on as overlong_buffer_cfg)
+        keys = [k for k in self.context.overrides if kwarg in k.lstrip("+~").split(".")[1:]]
         if not keys:
             return False
         basis = f"a TypeError: {callee}() takes no argument {kwarg}, which this run set as {keys[0]}"
