@@ -262,7 +262,7 @@ class ContextCollector:
             return False
         # (a dict or list given whole, `hf_overrides={rope_scaling:{rope_type:dynamic_ntk}}`:
         # the names chosen inside it)
-        chosen = _CHOSEN_NAME.findall(value) if value[:1] in "{[" else [value]
+        chosen = _CHOSEN_NAME.findall(value) if value.startswith(("{", "[")) else [value]
         return any(_named_in(name, text) for name in chosen if _CHOSEN_NAME.fullmatch(name))
 
     def chosen_values_named_in(self, text: str) -> list[str]:
