@@ -5737,3 +5737,37 @@ def test_megatrons_distributed_checkpoint_refusing_what_a_resume_reads_is_the_re
     )
     report = diagnose_text(_frames(*loading, last=last), _CATALOG)
     assert [f.rule for f in report.findings] == ["FLOW014"]
+
+
+def test_a_registry_of_model_classes_refusing_the_model_names_no_setting() -> None:
+    """verl's Megatron model registry or a bridge with no entry for the model's architecture
+    refuses the model chosen, not a value of an option: no config code. The same registry check
+    naming an option still points at it."""
+    registry = (
+        (
+            "/opt/verl/verl/models/mcore/config_converter.py",
+            "hf_to_mcore_config",
+            "model = get_supported_model(",
+        ),
+        ("/opt/verl/verl/models/mcore/registry.py", "get_supported_model", "raise NotImplementedError("),
+    )
+    bridge = ((f"{_SITE}/mbridge/core/auto_bridge.py", "from_config", "raise ValueError("),)
+    for frames, last in (
+        (
+            registry,
+            "NotImplementedError: Model Type: MistralForCausalLM not supported. Supported models: "
+            "['LlamaForCausalLM', 'Qwen2ForCausalLM']",
+        ),
+        (registry, "ValueError: 'MistralForCausalLM' is not a valid SupportedModel"),
+        (registry, "NotImplementedError: Llama4ForConditionalGeneration is not supported yet"),
+        (
+            bridge,
+            "ValueError: Unregistered model type: gpt_oss, now only support dict_keys(['llama', 'qwen2'])",
+        ),
+    ):
+        assert [f.rule for f in diagnose_text(_frames(*frames, last=last), _CATALOG).findings] == [], last
+    last = (
+        "NotImplementedError: Model Type: MistralForCausalLM not supported with "
+        "actor_rollout_ref.actor.megatron.use_mbridge=False"
+    )
+    assert [f.rule for f in diagnose_text(_frames(*registry, last=last), _CATALOG).findings] == ["CFG014"]

@@ -44,6 +44,7 @@ from verl_doctor.engine.fallbacks.wording import (
     INTERNAL_BUG,
     MEMBER_OF,
     MISSING,
+    MODEL_KIND_REFUSED,
     MODEL_FAMILY,
     MODEL_PARALLEL,
     NOT_AN_OPTION,
@@ -303,6 +304,14 @@ def _config_check(
         # (but for a split of the GPUs the run was given: `split_size must be a divisor of world_size`)
         and not (DIVIDE.search(message) and PARALLEL.search(message))
     ):
+        return None
+    if (
+        MODEL_KIND_REFUSED.search(message)
+        and not options
+        and not (_CONFIG_KEY.search(message) or A_SETTING_NAMED.search(message))
+    ):
+        # A registry of model classes with no entry for this model's architecture: the model
+        # chosen, not a value of an option (none is named).
         return None
     if WEIGHTS_FORMAT_REFUSED.search(message):
         # the model folder's weights are in a format the loader does not read (mbridge and

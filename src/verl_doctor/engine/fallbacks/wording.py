@@ -493,6 +493,20 @@ WEIGHTS_FORMAT_REFUSED = lazy_compile(
 )
 
 
+# A registry of model classes refusing the model itself: its architecture or model type has no
+# entry (`Model Type: MistralForCausalLM not supported`, `Unregistered model type: gpt_oss`,
+# `'MistralForCausalLM' is not a valid SupportedModel`). What the model is, not a value a run set.
+MODEL_KIND_REFUSED = lazy_compile(
+    r"\b(?:un(?:registered|supported|known)|no (?:bridge|converter|loader|saver)s? (?:registered )?for)"
+    r" (?:model[ _]type|model architecture|architecture)s?\b|"
+    r"\b(?:model[ _]type|architectures?)\b\W{0,3}['\"]?[\w.-]+['\"]?\W{0,3}(?:loader |saver )?"
+    r"(?:is |are )?(?:not supported|unsupported|not registered)|"
+    r"['\"]\w+For(?:CausalLM|ConditionalGeneration)['\"] is not a valid \w+|"
+    r"^\w+For(?:CausalLM|ConditionalGeneration) (?:is )?not supported\b",
+    re.I,
+)
+
+
 # verl checking that a class it loaded by name subclasses its plug-in base (verl 0.5's
 # create_rl_sampler: `assert isinstance(sampler, AbstractSampler)`).
 NOT_OF_PLUGIN_BASE = lazy_compile(r"^(?:assert )?isinstance\(\s*[\w.]+\s*,\s*(?P<base>Abstract\w+)\s*\)\s*$")
