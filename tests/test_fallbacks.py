@@ -5771,3 +5771,25 @@ def test_a_registry_of_model_classes_refusing_the_model_names_no_setting() -> No
         "actor_rollout_ref.actor.megatron.use_mbridge=False"
     )
     assert [f.rule for f in diagnose_text(_frames(*registry, last=last), _CATALOG).findings] == ["CFG014"]
+
+
+def test_verls_tensordict_helpers_check_what_their_callers_hand_them() -> None:
+    """verl's TensorDict helpers refusing the tensors a caller built (a user's script, a custom
+    trainer) say nothing of a setting: no config code."""
+    building = (
+        (
+            "/home/me/scripts/build_offline_batch.py",
+            "main",
+            "batch = tu.get_tensordict(tensors, non_tensors)",
+        ),
+        (
+            f"{_SITE}/verl/utils/tensordict_utils.py",
+            "get_tensordict",
+            "assert val.batch_size[0] == batch_size, (",
+        ),
+    )
+    last = (
+        "AssertionError: Batch size of NonTensorStack raw_prompt is not consistent with other tensors. "
+        "Expected 512, got 64"
+    )
+    assert [f.rule for f in diagnose_text(_frames(*building, last=last), _CATALOG).findings] == []
