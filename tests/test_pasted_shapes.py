@@ -288,7 +288,7 @@ _CORPUS = Path(__file__).with_name("corpus")
         ("276.log", "code-block"),
         ("290.log", "code-block"),
         ("276.log", "markdown-quote"),
-        ("351.log", "markdown-quote"),
+        ("480.log", "markdown-quote"),
     ],
 )
 def test_a_log_a_terminal_cut_reads_the_same_indented_or_quoted(log: str, shape: str) -> None:
