@@ -430,6 +430,8 @@ REFUSED = lazy_compile(
     # compute when gradient accumulation fusion is not used`
     r"\b(?:unable to|can ?not|can't) (?:use|enable|defer|combine|apply|run)\b"
     r"[^.]{0,80}\b(?:unless|without|when)\b|"
+    # two switches refused together: `Can not use both overlap_p2p_comm and batch_p2p_comm`
+    r"\b(?:can ?not|can't) (?:use|enable|set|specify|combine) both\b|"
     # an option a release removed, set anyway: `x is deprecated and replaced by y`
     r"\b(?:is|are|has been) deprecated\b[^.]{0,40}\b(?:replaced|in favou?r of|use|instead)\b|"
     # `X is only valid when Y is empty`, `please make sure compilation_config.level == ...`
@@ -494,8 +496,9 @@ WEIGHTS_FORMAT_REFUSED = lazy_compile(
 
 
 # A registry of model classes refusing the model itself: its architecture or model type has no
-# entry (`Model Type: MistralForCausalLM not supported`, `Unregistered model type: gpt_oss`,
-# `'MistralForCausalLM' is not a valid SupportedModel`). What the model is, not a value a run set.
+# entry (`Model Type: MistralForCausalLM not supported`, `'MistralForCausalLM' is not a valid
+# SupportedModel`, a weight saver's `... saver are not supported for now`). What the model is, not
+# a value a run set.
 MODEL_KIND_REFUSED = lazy_compile(
     r"\b(?:un(?:registered|supported|known)|no (?:bridge|converter|loader|saver)s? (?:registered )?for)"
     r" (?:model[ _]type|model architecture|architecture)s?\b|"
