@@ -5817,3 +5817,51 @@ def test_two_switches_refused_together_are_a_setting() -> None:
     )
     last = "ValueError: Can not use both overlap_p2p_comm and batch_p2p_comm"
     assert [f.rule for f in diagnose_text(_frames(*schedule, last=last), _CATALOG).findings] == ["CFG014"]
+
+
+def test_an_attribute_error_raised_on_purpose_is_a_check_like_any_other() -> None:
+    """verl raising AttributeError in words of its own for a feature switched on that the model's
+    config does not support refuses that feature's setting (CFG014, not a value left out); an
+    attribute looked up in vain (`'X' object has no attribute 'y'`) stays no setting."""
+    serving = (
+        (
+            "/opt/verl/verl/experimental/agent_loop/agent_loop.py",
+            "generate",
+            "output = await server.generate(",
+        ),
+        (
+            "/opt/verl/verl/workers/rollout/sglang_rollout/async_sglang_server.py",
+            "generate",
+            "raise AttributeError(",
+        ),
+    )
+    last = (
+        "AttributeError: enable_rollout_routing_replay is set, but hf_config is missing 'num_hidden_layers' "
+        "or 'num_experts_per_tok'. This feature requires an MoE model configuration that defines these attributes."
+    )
+    assert [f.rule for f in diagnose_text(_frames(*serving, last=last), _CATALOG).findings] == ["CFG014"]
+    looked_up = (
+        *serving[:1],
+        (serving[1][0], "generate", "raise AttributeError(f\"'{name}' has no attribute\")"),
+    )
+    last = "AttributeError: 'Qwen2Config' object has no attribute 'num_experts_per_tok'"
+    assert "CFG014" not in [f.rule for f in diagnose_text(_frames(*looked_up, last=last), _CATALOG).findings]
+
+
+def test_too_few_samples_for_the_parts_a_batch_is_balanced_into_is_batch_arithmetic() -> None:
+    """verl's sequence balancing given fewer samples than data-parallel ranks (a batch smaller than
+    the DP size) is batch arithmetic (CFG004)."""
+    balancing = (
+        (
+            "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+            "_balance_batch",
+            "global_partition_lst = get_seqlen_balanced_partitions(",
+        ),
+        (
+            "/opt/verl/verl/utils/seqlen_balancing.py",
+            "get_seqlen_balanced_partitions",
+            'assert len(seqlen_list) >= k_partitions, f"number of items:[{len(seqlen_list)}] < k_partitions:[{k_partitions}]"',
+        ),
+    )
+    last = "AssertionError: number of items:[2] < k_partitions:[4]"
+    assert [f.rule for f in diagnose_text(_frames(*balancing, last=last), _CATALOG).findings] == ["CFG004"]

@@ -1130,6 +1130,16 @@ class ExceptionReadings:
         restoring = self._restoring_state.get(line.worker.key())
         return restoring is not None and 0 <= line.number - restoring <= FRAME_LOOKBACK
 
+    def _attribute_refusal(self, line: Line, exc: ExceptionLine) -> bool:
+        """An AttributeError a library raises on purpose, in words of its own (`enable_rollout_routing_replay
+        is set, but hf_config is missing ...`): a check like any other, not an attribute looked up
+        in vain (`'X' object has no attribute 'y'`, which a `__getattr__` raises too)."""
+        return (
+            exc.type == "AttributeError"
+            and "has no attribute" not in exc.message
+            and _code_line(self._frame_follow.get(line.worker.key(), "")).startswith("raise AttributeError(")
+        )
+
     def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame
         is verl's, vLLM's, SGLang's, transformers' or Megatron's): a config error, its kind told
@@ -1145,6 +1155,7 @@ class ExceptionReadings:
             exc.type not in CONFIG_CHECK_TYPES
             and exc.type != "ZeroDivisionError"
             and not _REFUSAL_CLASS.search(exc.type)
+            and not self._attribute_refusal(line, exc)
         ):
             return False
         if exc.type == "ZeroDivisionError":

@@ -44,6 +44,7 @@ from verl_doctor.engine.fallbacks.wording import (
     INTERNAL_BUG,
     MEMBER_OF,
     MISSING,
+    MODEL_CONFIG_LACKS,
     MODEL_FAMILY,
     MODEL_KIND_REFUSED,
     MODEL_PARALLEL,
@@ -580,7 +581,9 @@ def _config_check(
     elif sample_field_missing:
         code = "CFG012"
     elif (
-        (MISSING.search(message) and not RECEIVED.search(message))
+        # (a field the model's config lacks for a feature the run switched on is that feature
+        # refused for this model, not a value the run left out)
+        (MISSING.search(message) and not RECEIVED.search(message) and not MODEL_CONFIG_LACKS.search(message))
         or EMPTY_VALUE.search(message)
         or COUNT_LEFT_AT_ZERO.search(message)
     ):

@@ -495,6 +495,14 @@ WEIGHTS_FORMAT_REFUSED = lazy_compile(
 )
 
 
+# The model's config lacking a field a feature reads (`hf_config is missing 'num_experts_per_tok'`).
+MODEL_CONFIG_LACKS = lazy_compile(
+    r"\b(?:hf_config|hf_text_config|model config(?:uration)?|the model'?s config|config\.json)\b[^.\n]{0,20}"
+    r"\b(?:is missing|lacks|has no|does not (?:have|define|contain))\b",
+    re.I,
+)
+
+
 # A registry of model classes refusing the model itself: its architecture or model type has no
 # entry (`Model Type: MistralForCausalLM not supported`, `'MistralForCausalLM' is not a valid
 # SupportedModel`, a weight saver's `... saver are not supported for now`). What the model is, not
