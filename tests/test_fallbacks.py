@@ -3367,6 +3367,21 @@ def test_an_interpolation_to_a_key_no_verl_config_has_is_the_interpolation_writt
     # one of verl's own keys, missing from a config not built on verl's: a section missing
     verl_key = text.replace("'data_dir'", "'data.max_prompt_length'")
     assert diagnose_text(verl_key, _CATALOG).findings[0].rule == "CFG011"
+    # nor is the interpolation a path from the wrong root offered a real key that looks like it
+    assert not any("${" in c for s in first.fixes for c in s.commands)
+
+
+def test_an_interpolation_to_a_misspelt_key_of_a_section_names_a_key_that_does_not_exist() -> None:
+    """`${trainer.project}` for trainer.project_name: a key of verl's section misspelt (CFG005),
+    with the interpolation of the key meant as its fix."""
+    text = (
+        "omegaconf.errors.InterpolationKeyError: Interpolation key 'trainer.project' not found\n"
+        "    full_key: trainer.default_local_dir\n"
+        "    object_type=dict\n"
+    )
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG005" and "trainer.project," in first.cause
+    assert first.fixes[0].commands == ("${trainer.project_name}",)
 
 
 def test_a_merge_that_fails_writing_its_output_is_the_merge_as_sure_as_the_message() -> None:

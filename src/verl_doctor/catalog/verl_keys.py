@@ -180,6 +180,16 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
     return [k for s, k in scored[:n] if s >= min_score and s >= best - 0.25]
 
 
+def nearest_in_section(key: str, version: str | None = None) -> list[str]:
+    """Real keys of the same section closest to `key` (`trainer.project_name` for
+    `trainer.project`): the key it misspells. A key with no section, or whose near keys sit in
+    other sections, misspells none (`data_dir` is a path from the wrong root, not a typo)."""
+    section = key.lstrip("+~").rpartition(".")[0]
+    if not section:
+        return []
+    return [k for k in nearest(key, version) if k.rpartition(".")[0] == section]
+
+
 @cache
 def _leaves(version: str | None, entry_points: bool = False) -> frozenset[str]:
     """Keys that hold a value (not a section), for suggestions; with `entry_points` (and no

@@ -973,16 +973,18 @@ class Analyzer(ExceptionReadings):
 
     def _interpolation_to_no_key(self) -> None:
         """An interpolation to a key that no verl config has (`${data_dir}` written in a group
-        file, a shell variable that reached Hydra as `${MODEL_NAME}`, a typo): the ${...} written
-        is wrong (CFG016), not a section missing from the config (CFG011, kept for verl's own keys)."""
+        file, a shell variable that reached Hydra as `${MODEL_NAME}`): the ${...} written is wrong
+        (CFG016), not a section missing from the config (CFG011, kept for verl's own keys); a key
+        of verl's section misspelt (`${trainer.project}`) names a key that does not exist (CFG005)."""
         state = self.states.get("CFG011")
         if state is None or state.first is None or "Interpolation key '" not in state.first.text:
             return
-        from verl_doctor.catalog.verl_keys import known
+        from verl_doctor.catalog.verl_keys import known, nearest_in_section
 
         key = self.groups_of(state).get("key", "")
         if key and not known(key):
-            self._answer_instead("CFG011", "CFG016", {"interpolation": key, "key": key})
+            code = "CFG005" if nearest_in_section(key) else "CFG016"
+            self._answer_instead("CFG011", code, {"interpolation": key, "key": key})
 
     def _none_given(self) -> None:
         """A config check that failed on a setting the run gave as `None`: Hydra's null is

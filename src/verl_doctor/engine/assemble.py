@@ -332,7 +332,12 @@ def _fixes(
         from verl_doctor.engine.suggest import config_key_steps
 
         for step, commands in config_key_steps(
-            groups["key"], groups.get("value"), verl_version, overrides, a.lang
+            groups["key"],
+            groups.get("value"),
+            verl_version,
+            overrides,
+            a.lang,
+            interpolated=bool(groups.get("interpolation")),
         ):
             out.append(cls(step, commands, None, ()))
     applicable = [

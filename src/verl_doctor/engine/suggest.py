@@ -1,8 +1,8 @@
 """Computed fix steps that a rule asks for by name (`suggest:` in the rule file).
 
 `config-key`: for an override Hydra rejected, the nearest real verl key, spelled as an override
-the user can paste. Never the `+key=` append form: Hydra would accept a misspelt key silently
-and nothing would read it.
+the user can paste (or, for an interpolation to a misspelt key, as the interpolation to write).
+Never the `+key=` append form: Hydra would accept a misspelt key silently and nothing would read it.
 """
 
 from __future__ import annotations
@@ -20,16 +20,23 @@ _TEXT = {
             "`{key}` is not a verl config key and no real key is close; "
             "check the spelling against the config reference"
         ),
+        "interpolate": "`{key}` is not a verl config key. Interpolate the nearest real key{s} instead{which}",
     },
     "zh": {
         "did_you_mean": "`{key}` 不是 verl 的配置键。最接近的真实配置键如下，请用它替换拼错的键",
         "none": "`{key}` 不是 verl 的配置键，也没有相近的键；请对照配置参考检查拼写",
+        "interpolate": "`{key}` 不是 verl 的配置键。请改为插值引用最接近的真实配置键",
     },
 }
 
 
 def config_key_steps(
-    key: str, value: str | None, verl_version: str | None, overrides: dict[str, str], lang: str
+    key: str,
+    value: str | None,
+    verl_version: str | None,
+    overrides: dict[str, str],
+    lang: str,
+    interpolated: bool = False,
 ) -> list[tuple[str, tuple[str, ...]]]:
     key = key.strip().lstrip("+~")
     if value is None:
@@ -37,7 +44,11 @@ def config_key_steps(
     version = hydra_keys.version_for(verl_version)
     if hydra_keys.exists(key, version):
         return []
-    near = hydra_keys.nearest(key, version)
+    # (only a key of the same section is the one an interpolation misspells: `${data_dir}` written
+    # in a group file is a path from the wrong root, whatever real key looks like it)
+    near = hydra_keys.nearest_in_section(key, version) if interpolated else hydra_keys.nearest(key, version)
+    if interpolated and not near:
+        return []
     text = _TEXT.get(lang, _TEXT["en"])
     if not near:
         return [
@@ -50,6 +61,10 @@ def config_key_steps(
             )
         ]
     best = near[:1] if len(near) == 1 else near[:2]
+    if interpolated:
+        which = " (the one you meant)" if len(best) > 1 else ""
+        step = text["interpolate"].format(key=key, s="s" if len(best) > 1 else "", which=which)
+        return [(step, tuple("${" + k + "}" for k in best))]
     shown = value if value not in (None, "") else "<value>"
     return [
         (
