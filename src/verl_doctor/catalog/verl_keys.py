@@ -187,7 +187,12 @@ def nearest_in_section(key: str, version: str | None = None) -> list[str]:
     section = key.lstrip("+~").rpartition(".")[0]
     if not section:
         return []
-    return [k for k in nearest(key, version) if k.rpartition(".")[0] == section]
+    # (close enough to be a slip of the keyboard: `trainer.project` scores 2.5 against
+    # trainer.project_name, an invented `data.no_such_length` 1.7 against data.max_response_length)
+    return [k for k in nearest(key, version, min_score=_MISSPELT) if k.rpartition(".")[0] == section]
+
+
+_MISSPELT = 2.0
 
 
 @cache
