@@ -495,6 +495,11 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
             "if your data are too difficult. You could also try set max_num_gen_batches=0 to enable endless trials.",
             "/opt/verl/recipe/dapo/dapo_ray_trainer.py",
         ),
+        # ... in the older recipe's words
+        (
+            "ValueError: num_gen_batches=10 >= max_num_gen_batches=10. Generated too many. Please check your data.",
+            "/opt/verl/recipe/dapo/src/dapo_ray_trainer.py",
+        ),
         # a batch handed where the code takes one item
         (
             "AssertionError: RewardLoopWorker only support single data item",
