@@ -5885,3 +5885,33 @@ def test_too_few_samples_for_the_parts_a_batch_is_balanced_into_is_batch_arithme
     )
     last = "AssertionError: number of items:[2] < k_partitions:[4]"
     assert [f.rule for f in diagnose_text(_frames(*balancing, last=last), _CATALOG).findings] == ["CFG004"]
+
+
+def test_a_library_a_script_calls_through_asyncio_is_still_called_by_that_script() -> None:
+    """Python's own library between a user's script and the library it calls (asyncio running
+    the engine's coroutine) passes the call on: the request the script built, refused by the
+    engine, is the script's doing, with or without those frames."""
+    script = (
+        "/data/me/vlm_eval/gen_blink.py",
+        "main",
+        "outs = llm.generate(prompt=prompts, image_data=images)",
+    )
+    engine = (
+        f"{_SITE}/sglang/srt/entrypoints/engine.py",
+        "generate",
+        "ret = loop.run_until_complete(generator.__anext__())",
+    )
+    through = ("/usr/lib/python3.10/asyncio/base_events.py", "run_until_complete", "return future.result()")
+    refusing = (
+        (
+            f"{_SITE}/sglang/srt/managers/tokenizer_manager.py",
+            "generate_request",
+            "obj.normalize_batch_and_arguments()",
+        ),
+        (f"{_SITE}/sglang/srt/managers/io_struct.py", "_normalize_image_data", "raise ValueError("),
+    )
+    last = "ValueError: The length of image_data should be equal to the batch size."
+    for frames in ((script, engine, *refusing), (script, engine, through, *refusing)):
+        assert [f.rule for f in diagnose_text(_frames(*frames, last=last), _CATALOG).findings] == [], len(
+            frames
+        )

@@ -166,6 +166,8 @@ class Analyzer(ExceptionReadings):
         # module code ran right under it (a custom file verl was told to load).
         self._importing: dict[tuple[object, ...], int] = {}
         self._user_module: dict[tuple[object, ...], tuple[int, str]] = {}
+        # Per worker: the last frame outside Python's own library, and the statement under it.
+        self._outside_std: dict[tuple[object, ...], tuple[int, Frame, str]] = {}
         # Per worker: the last frame of torch putting a loaded state into a module or optimizer.
         self._restoring_state: dict[tuple[object, ...], int] = {}
         # Per source: the last line of a frame read whole from a wrap (its tail, on lines of no
@@ -248,21 +250,38 @@ class Analyzer(ExceptionReadings):
                 key = line.worker.key()
                 before = self._innermost.get(key)
                 near = before is not None and 0 <= line.number - before[0] <= RAISED_WITHIN
+                # Python's own library between two frames (asyncio running a coroutine,
+                # concurrent.futures handing back a result) passes the call on: the code that
+                # called through it is the frame before it.
+                std = fr.in_standard_library
+                if near and before is not None and before[1].in_standard_library and not std:
+                    outer = self._outside_std.get(key)
+                    if outer is not None and 0 <= line.number - outer[0] <= _THROUGH_STD_WITHIN:
+                        before = outer[:2]
                 # (the library's own callers, nearest last: a user's `main` calling it is not the
                 # library starting)
-                if near and before is not None and before[1].package == fr.package:
+                if std and near:
+                    pass  # (what was entered from the user's code stays entered through it)
+                elif near and before is not None and before[1].package == fr.package:
                     callers = self._caller.get(key, ())
                     self._caller[key] = (*callers[-(_CALLERS_KEPT - 1) :], before[1].func)
                 else:
                     self._caller.pop(key, None)
                     if fr.package is not None and near and before is not None and _user_frame(before[1]):
-                        call = self._frame_follow.get(key, "")
+                        # (the statement of that frame: the one before Python's library, if any)
+                        outer = self._outside_std.get(key)
+                        call = outer[2] if outer is not None and outer[1] is before[1] else ""
+                        call = call or self._frame_follow.get(key, "")
                         self._entered[key] = (fr.func, self._plugged.get(key, False), call)
                     else:
                         self._entered.pop(key, None)
                 if _user_frame(fr):
                     self._plugged[key] = near and before is not None and before[1].package is not None
                 self._innermost[key] = (ends, fr)
+                if not std:
+                    if len(self._outside_std) > MAX_WORKERS:
+                        self._outside_std.clear()
+                    self._outside_std[key] = (ends, fr, follow)
                 # (the statement of the frame that called this one, in the same traceback)
                 self._caller_follow[key] = self._frame_follow.get(key, "") if near else ""
                 self._frame_follow[key] = follow
@@ -1064,6 +1083,9 @@ _INSTANTIATE_KEYS = frozenset(("_target_", "_recursive_", "_partial_", "_convert
 # How many of a library's own callers of a raising function are kept (its set-up code may be a
 # few calls up: _check_and_adjust_attn_implementation > get_correct_attn_implementation > ...).
 _CALLERS_KEPT = 4
+# How far (in lines) frames of Python's own library may run between a caller and the library it
+# called through them (asyncio's run_until_complete, concurrent.futures' result: a few frames).
+_THROUGH_STD_WITHIN = 16
 # torch's modules and optimizers putting a state dict into themselves.
 _RESTORES_STATE = frozenset(("load_state_dict", "_load_from_state_dict"))
 
