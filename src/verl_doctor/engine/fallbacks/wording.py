@@ -201,7 +201,9 @@ ABOUT_DATA_OR_CODE = lazy_compile(
 # A message that blames the data itself (verl's dynamic sampling giving up: `Generated too many.
 # Please check if your data are too difficult.`, in older releases `... Please check your data.`):
 # what the rows hold, not a setting's value.
-DATA_BLAMED = lazy_compile(r"\bdata (?:is|are) too (?:difficult|hard|easy)\b|\bplease check your data\b", re.I)
+DATA_BLAMED = lazy_compile(
+    r"\bdata (?:is|are) too (?:difficult|hard|easy)\b|\bplease check your data\b", re.I
+)
 
 
 # An object of a class of some module where the code wanted another (`must be a dict, got
