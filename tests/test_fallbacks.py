@@ -5915,3 +5915,27 @@ def test_a_library_a_script_calls_through_asyncio_is_still_called_by_that_script
         assert [f.rule for f in diagnose_text(_frames(*frames, last=last), _CATALOG).findings] == [], len(
             frames
         )
+
+
+def test_a_missing_generation_config_pasted_alone_is_the_checkpoint_save_of_older_verl() -> None:
+    """transformers finding no generation_config.json, pasted alone, is most likely verl's
+    checkpoint save (before 0.5 it reads the file there without a fallback): FLOW012, at medium
+    confidence. Under a frame loading the model it stays the model folder's content."""
+    bare = "OSError: /workspace/model does not appear to have a file named generation_config.json.\n"
+    found = diagnose_text(bare, _CATALOG).findings
+    assert [(f.rule, f.confidence) for f in found] == [("FLOW012", "medium")]
+    loading = (
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "_build_model_optimizer",
+            "self.generation_config = get_generation_config(",
+        ),
+        (
+            f"{_SITE}/transformers/generation/configuration_utils.py",
+            "from_pretrained",
+            "raise EnvironmentError(",
+        ),
+    )
+    assert "FLOW012" not in [
+        f.rule for f in diagnose_text(_frames(*loading, last=bare.strip()), _CATALOG).findings
+    ]

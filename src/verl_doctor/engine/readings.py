@@ -1097,6 +1097,20 @@ class ExceptionReadings:
 
             basis = f"{exc.type}: transformers refusing to save the model's generation config while {phase}"
             return self._credit(line, Fallback("FLOW012", {"genconfig_invalid": _GENERATION_CONFIG}, basis))
+        last = self._last_frame(line)
+        if (
+            not refused
+            and phase is None
+            and exc.type == "OSError"
+            and (last is None or not 0 <= line.number - last[0] <= FRAME_LOOKBACK)
+        ):
+            # The message pasted alone, with no frame to say where: verl reads the file without a
+            # fallback only when it saves a checkpoint (before 0.5); loading the model it goes on
+            # without one.
+            from verl_doctor.engine.fallbacks import Fallback
+
+            basis = f"the words of an {exc.type} alone: the checkpoint save of verl before 0.5 reads that file"
+            return self._credit(line, Fallback("FLOW012", {"genconfig": _GENERATION_CONFIG}, basis))
         return self._file_error_while_saving(line, exc, phase)
 
     def _unreadable_while_resuming(self, line: Line, exc: ExceptionLine, phase: str | None) -> bool:
