@@ -1109,7 +1109,7 @@ class ExceptionReadings:
             # without one.
             from verl_doctor.engine.fallbacks import Fallback
 
-            basis = f"the words of an {exc.type} alone: the checkpoint save of verl before 0.5 reads that file"
+            basis = f"the words of an {exc.type} alone: verl before 0.5 reads that file saving a checkpoint"
             return self._credit(line, Fallback("FLOW012", {"genconfig": _GENERATION_CONFIG}, basis))
         return self._file_error_while_saving(line, exc, phase)
 
