@@ -5939,3 +5939,24 @@ def test_a_missing_generation_config_pasted_alone_is_the_checkpoint_save_of_olde
     assert "FLOW012" not in [
         f.rule for f in diagnose_text(_frames(*loading, last=bare.strip()), _CATALOG).findings
     ]
+
+
+def test_a_model_split_a_model_provider_refuses_is_the_parallel_layout() -> None:
+    """Megatron-Bridge's providers refusing a split for a model family, in their words (`Virtual
+    pipeline model parallelism is temporarily unsupported in FalconH1 models`, `Context parallelism
+    is only supported by TEDotProductAttention!`), refuse the parallel layout (CFG010)."""
+    providing = (
+        (
+            f"{_SITE}/megatron/bridge/models/model_provider.py",
+            "_create_model",
+            "model = self.provide(pre_process=pre_process)",
+        ),
+        (f"{_SITE}/megatron/bridge/models/falcon_h1/falconh1_provider.py", "provide", "assert ("),
+    )
+    for last in (
+        "AssertionError: Virtual pipeline model parallelism is temporarily unsupported in FalconH1 models",
+        "AssertionError: Context parallelism is only supported by TEDotProductAttention!",
+    ):
+        assert [f.rule for f in diagnose_text(_frames(*providing, last=last), _CATALOG).findings] == [
+            "CFG010"
+        ], last

@@ -110,6 +110,8 @@ def named_flag(message: str) -> bool:
 # A feature or combination the library does not support, said in so many words.
 UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
+    # `Virtual pipeline model parallelism is temporarily unsupported in FalconH1 models`
+    r"\b(?:is|are) (?:temporarily |currently )?unsupported (?:in|for|with|when|by)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
     r"\bdo(?:es)?(?: not|n't) work (?:with|when|for|in|on)\b|"
     r"\bcan(?:not|'t| not) work (?:with|when|together)\b|"
@@ -120,7 +122,7 @@ UNSUPPORTED = lazy_compile(
     r"\bnot supports\b|\b(?:is|are) not support\b|^not (?:yet )?support\b|"
     r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
-    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when)\b|"
+    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when|by)\b|"
     # a feature the code does not trust yet: `qwen2_5_vl's context parallel is not accurate yet`
     r"\b(?:is|are) not (?:accurate|correct|ready|stable|verified|tested) yet\b",
     re.I,
@@ -374,7 +376,7 @@ DIVIDE = lazy_compile(r"divisible|multiple of|% ?[\w.]* ?== ?0|evenly|\bdivide\b
 
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
-    r"(?:tensor|pipeline|expert|context)_model_parallel|tensor[ _-]parallel|pipeline[ _-]parallel|"
+    r"(?:tensor|pipeline|expert|context)[ _]model[ _]parallel|tensor[ _-]parallel|pipeline[ _-]parallel|"
     r"pipelin(?:ing|eing)\b|pipeline stages?|"
     r"context[ _-]parallel|ulysses|"
     r"sequence[ _-]parallel|expert[ _-]parallel|"
