@@ -122,7 +122,8 @@ UNSUPPORTED = lazy_compile(
     r"\bnot supports\b|\b(?:is|are) not support\b|^not (?:yet )?support\b|"
     r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
-    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|\b(?:is|are) only supported (?:for|with|on|in|when|by)\b|"
+    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|"
+    r"\b(?:is|are) only supported (?:for|with|on|in|when|by)\b|"
     # a feature the code does not trust yet: `qwen2_5_vl's context parallel is not accurate yet`
     r"\b(?:is|are) not (?:accurate|correct|ready|stable|verified|tested) yet\b",
     re.I,
