@@ -5960,3 +5960,27 @@ def test_a_model_split_a_model_provider_refuses_is_the_parallel_layout() -> None
         assert [f.rule for f in diagnose_text(_frames(*providing, last=last), _CATALOG).findings] == [
             "CFG010"
         ], last
+
+
+def test_a_name_inside_a_dict_the_run_set_that_verl_set_attribute_by_attribute_is_that_setting() -> None:
+    """verl's update_model_config setting a dict the run gave whole (`override_config.rope_scaling=
+    {rope_type: yarn, ...}`) key by key on the model config's own dict: `'dict' object has no
+    attribute 'rope_type'` names a key of that setting (CFG014). The same words with no such
+    setting stay an attribute looked up in vain."""
+    updating = (
+        (
+            "/opt/verl/verl/workers/config/model.py",
+            "__post_init__",
+            "update_model_config(self.hf_config, override_config_kwargs=override_config_kwargs)",
+        ),
+        ("/opt/verl/verl/utils/model.py", "update_model_config", "setattr(module_config, key, val)"),
+    )
+    last = "AttributeError: 'dict' object has no attribute 'rope_type'"
+    setting = _overrides(
+        "+actor_rollout_ref.model.override_config.rope_scaling={rope_type:yarn,factor:4.0}",
+        "data.train_batch_size=8",
+    )
+    assert [f.rule for f in diagnose_text(setting + _frames(*updating, last=last), _CATALOG).findings] == [
+        "CFG014"
+    ]
+    assert "CFG014" not in [f.rule for f in diagnose_text(_frames(*updating, last=last), _CATALOG).findings]

@@ -1148,11 +1148,16 @@ class ExceptionReadings:
         """An AttributeError a library raises on purpose, in words of its own (`enable_rollout_routing_replay
         is set, but hf_config is missing ...`): a check like any other, not an attribute looked up
         in vain (`'X' object has no attribute 'y'`, which a `__getattr__` raises too)."""
-        return (
-            exc.type == "AttributeError"
-            and "has no attribute" not in exc.message
-            and _code_line(self._frame_follow.get(line.worker.key(), "")).startswith("raise AttributeError(")
-        )
+        if exc.type != "AttributeError":
+            return False
+        if "has no attribute" in exc.message:
+            # (unless the attribute is a name inside a dict the run set whole, `override_config.
+            # rope_scaling={rope_type: yarn, ...}`, that verl's code set attribute by attribute)
+            return any(
+                self.context.overrides[key].startswith("{")
+                for key in self.context.chosen_values_named_in(exc.message)
+            )
+        return _code_line(self._frame_follow.get(line.worker.key(), "")).startswith("raise AttributeError(")
 
     def _config_check(self, line: Line, exc: ExceptionLine, own: str | None = None) -> bool:
         """An error raised while a library of the stack checked its settings (the innermost frame
