@@ -180,6 +180,10 @@ def nearest(key: str, version: str | None = None, n: int = 3, min_score: float =
     return [k for s, k in scored[:n] if s >= min_score and s >= best - 0.25]
 
 
+# The score of a key that a slip of the keyboard turned into another (see nearest_in_section).
+_MISSPELT = 2.0
+
+
 def nearest_in_section(key: str, version: str | None = None) -> list[str]:
     """Real keys of the same section closest to `key` (`trainer.project_name` for
     `trainer.project`): the key it misspells. A key with no section, or whose near keys sit in
@@ -190,9 +194,6 @@ def nearest_in_section(key: str, version: str | None = None) -> list[str]:
     # (close enough to be a slip of the keyboard: `trainer.project` scores 2.5 against
     # trainer.project_name, an invented `data.no_such_length` 1.7 against data.max_response_length)
     return [k for k in nearest(key, version, min_score=_MISSPELT) if k.rpartition(".")[0] == section]
-
-
-_MISSPELT = 2.0
 
 
 @cache
