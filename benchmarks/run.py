@@ -93,7 +93,13 @@ def timed(
     if pipe_to_cat:
         cat = subprocess.Popen(["cat"], stdin=proc.stdout, stdout=subprocess.PIPE)
         proc.stdout.close()  # type: ignore[union-attr]
-        out = cat.communicate()[0]
+        try:
+            out = cat.communicate(timeout=timeout)[0]
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, 9)  # the command; cat then sees the pipe close
+            cat.communicate()
+            proc.wait()
+            raise
     else:
         try:
             out, err = proc.communicate(timeout=timeout)
