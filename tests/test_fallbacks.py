@@ -4369,6 +4369,41 @@ def test_a_model_shipping_its_own_code_explains_the_model_type_transformers_does
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG007"]
 
 
+def test_vllms_trust_remote_code_advice_yields_to_the_error_chained_above_it() -> None:
+    """vLLM wraps any failure to load a tokenizer or config in the same advice to set
+    trust_remote_code: the error it chains from says what failed (a tokenizer class of
+    transformers 5 under transformers 4); alone, the advice is a low lead."""
+    advice = (
+        "RuntimeError: Failed to load the tokenizer. If the tokenizer is a custom tokenizer not yet available "
+        "in the HuggingFace transformers library, consider setting `trust_remote_code=True` in LLM or using the "
+        "`--trust-remote-code` flag in the CLI."
+    )
+    cause = _frames(
+        (
+            f"{_SITE}/vllm/transformers_utils/tokenizer.py",
+            "get_tokenizer",
+            "tokenizer = AutoTokenizer.from_pretrained(",
+        ),
+        (f"{_SITE}/transformers/models/auto/tokenization_auto.py", "from_pretrained", "raise ValueError("),
+        last="ValueError: Tokenizer class TokenizersBackend does not exist or is not currently imported.",
+    )
+    wrapper = _frames(
+        ("/home/me/eval/run_eval.py", "main", "llm = LLM("),
+        (
+            f"{_SITE}/vllm/transformers_utils/tokenizer.py",
+            "get_tokenizer",
+            "raise RuntimeError(err_msg) from e",
+        ),
+        last=advice,
+    )
+    log = cause + "\nThe above exception was the direct cause of the following exception:\n\n" + wrapper
+    found = diagnose_text(log, _CATALOG).findings
+    assert found[0].rule == "ENV010"
+    assert [(f.rule, f.confidence) for f in found[1:]] in ([], [("CFG007", "low")])
+    alone = diagnose_text(wrapper, _CATALOG).findings
+    assert [(f.rule, f.confidence) for f in alone] == [("CFG007", "low")]
+
+
 @pytest.mark.parametrize(
     ("override", "code"),
     [("trainer.n_gpus_per_node=0", "CFG003"), ("data.train_batch_size=0", "CFG014")],
@@ -5984,3 +6019,23 @@ def test_a_name_inside_a_dict_the_run_set_that_verl_set_attribute_by_attribute_i
         "CFG014"
     ]
     assert "CFG014" not in [f.rule for f in diagnose_text(_frames(*updating, last=last), _CATALOG).findings]
+
+
+def test_a_saved_optimizer_state_of_another_shape_while_resuming_is_the_resume() -> None:
+    """torch refusing a saved optimizer state whose shape differs from the parameter's (a model
+    resized since the save), inside the code that loads the checkpoint: the resume failed."""
+    log = _frames(
+        (
+            "/home/me/sft/trainer.py",
+            "load_checkpoint",
+            "osd = FSDP.optim_state_dict_to_load(model, optim, full_osd)",
+        ),
+        (
+            f"{_SITE}/torch/distributed/fsdp/_optim_utils.py",
+            "_flatten_tensor_optim_state",
+            "raise ValueError(",
+        ),
+        last="ValueError: Tensor optimizer state does not have same shape as its parameter: "
+        "torch.Size([151936, 1536]) torch.Size([151672, 1536])",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["FLOW014"]

@@ -212,6 +212,8 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
             g.rule in rules[f.rule].absorbs
             and g.source == f.source
             and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK
+            # (a hint, low, never hides what is surer than it: a wrapper's "consider setting ...")
+            and (f.confidence != "low" or g.confidence == "low")
         )
 
     kept = []
