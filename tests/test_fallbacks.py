@@ -3268,6 +3268,27 @@ def test_a_name_an_optional_import_defines_is_that_package_missing() -> None:
     assert all(f.rule != "ENV009" or f.confidence == "low" for f in diagnose_text(own, _CATALOG).findings)
 
 
+def test_names_inside_a_mapping_the_run_set_whole_named_by_a_refusal_are_that_setting() -> None:
+    """torch's AdamW refusing `fused` with `foreach`, both given inside the optimizer override
+    the run wrote as one mapping: those settings' values; a name the message does not quote or
+    spell as an option stays unread."""
+    mapping = "actor_rollout_ref.actor.optim.override_optimizer_config={fused:True,foreach:True}"
+    refusal = _tb(
+        "RuntimeError: `fused` and `foreach` cannot be `True` together.",
+        f"{_SITE}/torch/optim/adamw.py",
+        "__init__",
+        'raise RuntimeError("`fused` and `foreach` cannot be `True` together.")',
+    )
+    first = diagnose_text(_overrides(mapping) + refusal, _CATALOG).findings[0]
+    assert first.rule == "CFG014"
+    assert (
+        "override_optimizer_config.fused and actor_rollout_ref.actor.optim.override_optimizer_config.foreach"
+        in (first.basis)
+    )
+    other = _overrides("actor_rollout_ref.actor.optim.override_optimizer_config={amsgrad:True}")
+    assert not diagnose_text(other + refusal, _CATALOG).findings
+
+
 def test_a_field_the_users_dataset_looks_up_that_the_rows_lack_is_the_data() -> None:
     text = _overrides("data.custom_cls.path=lib/easy.py", "data.custom_cls.name=EasyDataset") + (
         "Traceback (most recent call last):\n"

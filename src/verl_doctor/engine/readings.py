@@ -141,6 +141,8 @@ _VALIDATOR_SAID = lazy_compile(
 _FIELD_NAME = lazy_compile(r"^[A-Za-z_][\w.]*$")
 _FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
 # A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
+# A name given a value inside a mapping written on the command line (`{fused:True,foreach:True}`).
+_MAPPING_NAME = re.compile(r"[{,]\s*['\"]?([A-Za-z_]\w*)['\"]?\s*:")
 _REFUSAL_TYPES = frozenset(
     ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
 )
@@ -747,6 +749,16 @@ class ExceptionReadings:
             for k in self.context.overrides
             if is_option_name(leaf := k.rsplit(".", 1)[-1]) and re.search(rf"\b{re.escape(leaf)}\b", line.raw)
         ]
+        # (or a name inside a mapping the run set whole, `override_optimizer_config={fused:True,
+        # foreach:True}`, that the refusal quotes: `fused` and `foreach` cannot be `True` together)
+        for key, value in self.context.overrides.items():
+            if value.strip("'\" ").startswith("{"):
+                keys += [
+                    f"{key}.{name}"
+                    for name in dict.fromkeys(_MAPPING_NAME.findall(value))
+                    if re.search(rf"[`'\"]{re.escape(name)}[`'\"]", line.raw)
+                    or (is_option_name(name) and re.search(rf"\b{re.escape(name)}\b", line.raw))
+                ]
         if not keys or len(keys) > 2:
             return False
         basis = f"{an(exc.type)} naming {' and '.join(keys)}, which this run set"
