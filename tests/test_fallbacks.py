@@ -3268,6 +3268,24 @@ def test_a_name_an_optional_import_defines_is_that_package_missing() -> None:
     assert all(f.rule != "ENV009" or f.confidence == "low" for f in diagnose_text(own, _CATALOG).findings)
 
 
+def test_a_key_missing_that_is_the_value_the_run_chose_is_that_settings_value() -> None:
+    """The code looks a choice up by the name the run gave (`storage_backend=Mooncake`, then
+    OmegaConf's `Missing key Mooncake`): that value names nothing there. A setting that names a
+    field of the data is not read so."""
+    lookup = _tb(
+        "omegaconf.errors.ConfigKeyError: Missing key Mooncake",
+        f"{_SITE}/omegaconf/dictconfig.py",
+        "_get_node",
+        'raise ConfigKeyError(f"Missing key {key!s}")',
+    )
+    chosen = _overrides("transfer_queue.backend.storage_backend=Mooncake")
+    first = diagnose_text(chosen + lookup, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "transfer_queue.backend.storage_backend" in first.basis
+    field = _tb("KeyError: 'question'", "/opt/verl/verl/utils/dataset/rl_dataset.py", "__getitem__")
+    found = diagnose_text(_overrides("data.prompt_key=question") + field, _CATALOG).findings
+    assert all("data.prompt_key" not in f.basis for f in found if f.rule == "CFG014")
+
+
 def test_names_inside_a_mapping_the_run_set_whole_named_by_a_refusal_are_that_setting() -> None:
     """torch's AdamW refusing `fused` with `foreach`, both given inside the optimizer override
     the run wrote as one mapping: those settings' values; a name the message does not quote or

@@ -141,6 +141,8 @@ _VALIDATOR_SAID = lazy_compile(
 _FIELD_NAME = lazy_compile(r"^[A-Za-z_][\w.]*$")
 _FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
 # A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
+# The key a KeyError (or OmegaConf's ConfigKeyError) did not find: `'vllm_x'`, `Missing key vllm_x`.
+_LOOKED_UP = re.compile(r"^(?:Missing key |['\"])(?P<key>[\w.-]{2,100})['\"]?$")
 # A name given a value inside a mapping written on the command line (`{fused:True,foreach:True}`).
 _MAPPING_NAME = re.compile(r"[{,]\s*['\"]?([A-Za-z_]\w*)['\"]?\s*:")
 _REFUSAL_TYPES = frozenset(
@@ -425,6 +427,7 @@ class ExceptionReadings:
             or self._config_check(line, exc, own)
             or self._not_implemented_called(line, exc)
             or self._override_named_in_refusal(line, exc)
+            or self._chosen_value_looked_up(line, exc)
         )
 
     def _note_shadow(self, line: Line, fr: Frame, caller_statement: str) -> None:
@@ -763,6 +766,24 @@ class ExceptionReadings:
             return False
         basis = f"{an(exc.type)} naming {' and '.join(keys)}, which this run set"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
+
+    def _chosen_value_looked_up(self, line: Line, exc: ExceptionLine) -> bool:
+        """A key missing that is the value this run chose by name, and of one setting only
+        (`transfer_queue.backend.storage_backend=Mooncake`, then `Missing key Mooncake`): the code
+        looks the choice up among those it has, and there is none of that name. A setting that
+        names a field of the data (`data.prompt_key=question`) is the data's, read elsewhere."""
+        if not exc.type.endswith("KeyError"):
+            return False
+        m = _LOOKED_UP.match(exc.message.strip())
+        if m is None or m["key"].lower() in _AS_PYTHON or m["key"].replace(".", "").isdigit():
+            return False
+        keys = [k for k, v in self.context.overrides.items() if v.strip("'\" ") == m["key"]]
+        if len(keys) != 1 or keys[0].lower().endswith("key"):
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        basis = f"{an(exc.type)} on {m['key']}, the value this run chose for {keys[0]}"
+        return self._credit(line, Fallback("CFG014", {"options": keys[0], "value": m["key"]}, basis))
 
     def _user_code_raised(self, line: Line, exc: ExceptionLine) -> bool:
         """An exception raised in the user's own file that the run named (the reward function's
