@@ -1782,6 +1782,12 @@ def test_a_model_folders_description_missing_from_a_step_folder_is_the_wrong_mod
         "FileNotFoundError",
     )
     assert saving is None or saving.code != "CFG017"
+    # Hugging Face weights looked for right in the step's actor folder, where verl writes only its
+    # own shards: that folder was given where a model folder belongs.
+    weights = classify(
+        "Cannot find /data/ckpt/grpo/global_step_200/actor/model.safetensors", "AssertionError"
+    )
+    assert weights is not None and weights.code == "CFG017"
 
 
 def _hydra_tb(path: str, func: str, last: str, command: str = "") -> str:

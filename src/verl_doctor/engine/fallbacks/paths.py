@@ -88,6 +88,14 @@ _MODEL_DESCRIPTOR = lazy_compile(
 )
 
 
+# Hugging Face weights looked for right in a training step's actor or critic folder, where verl
+# writes its own shards (model_world_size_*_rank_*.pt) and never such files: a step folder given
+# where a model folder belongs. (Its huggingface/ subfolder is another matter: what a save wrote.)
+_WEIGHTS_IN_A_STEP_FOLDER = lazy_compile(
+    r"global_step_\d+/(?:actor|critic)/(?:[\w.-]*\.safetensors(?:\.index\.json)?|pytorch_model[\w.-]*\.bin)$"
+)
+
+
 def path_missing(message: str, exc_type: str) -> Fallback | None:
     """A path (or a model file's name) the message says is not there: by what it is."""
     if exc_type not in RAISING | {
@@ -98,7 +106,9 @@ def path_missing(message: str, exc_type: str) -> Fallback | None:
     } or not _NOT_THERE.search(message):
         return None
     paths = [m.group(0).rstrip(".,") for m in _PATH_IN_MESSAGE.finditer(message)]
-    named = next((p for p in paths if _MODEL_DESCRIPTOR.search(p)), None)
+    named = next(
+        (p for p in paths if _MODEL_DESCRIPTOR.search(p) or _WEIGHTS_IN_A_STEP_FOLDER.search(p)), None
+    )
     in_checkpoint = _CHECKPOINT.search(message)
     if named is not None and in_checkpoint:
         # A model folder's description (config.json, adapter_config.json) missing from a training
