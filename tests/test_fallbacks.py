@@ -6084,3 +6084,45 @@ def test_a_saved_optimizer_state_of_another_shape_while_resuming_is_the_resume()
         "torch.Size([151936, 1536]) torch.Size([151672, 1536])",
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["FLOW014"]
+
+
+def test_tensorrt_llms_own_refusal_of_a_setting_is_a_config_value() -> None:
+    """TensorRT-LLM, verl's third rollout engine, checks the engine settings verl hands it like
+    vLLM and SGLang do: its refusal is a setting's value."""
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/rollout/trtllm_rollout/trtllm_async_server.py",
+            "launch_server",
+            "self.llm = LLM(",
+        ),
+        (
+            f"{_SITE}/tensorrt_llm/_torch/pyexecutor/py_executor_creator.py",
+            "create_py_executor",
+            "raise NotImplementedError(",
+        ),
+        last="NotImplementedError: KV connector is only supported with guaranteed no evict scheduler policy.",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+
+
+def test_nvmls_own_library_missing_is_that_library_not_a_gpu_unseen() -> None:
+    """`Failed to initialize NVML: NVML Shared Library Not Found`: the driver's library cannot be
+    loaded (ENV015); the statement that formats the message (`{e}`) is no message of its own."""
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/rollout/trtllm_rollout/trtllm_rollout.py",
+            "get_device_uuid",
+            "pynvml.nvmlInit()",
+        ),
+        (f"{_SITE}/pynvml.py", "_LoadNvmlLibrary", "raise NVMLError(ret)"),
+        last="pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found",
+    )
+    log += "\nThe above exception was the direct cause of the following exception:\n\n" + _frames(
+        (
+            "/opt/verl/verl/workers/rollout/trtllm_rollout/trtllm_rollout.py",
+            "get_device_uuid",
+            'raise RuntimeError(f"Failed to initialize NVML: {e}") from e',
+        ),
+        last="RuntimeError: Failed to initialize NVML: NVML Shared Library Not Found",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV015"]

@@ -126,7 +126,7 @@ def version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
 
 
 # Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
-# rollout engines, transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
+# rollout engines (TensorRT-LLM too, verl's third since 0.8), transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
 # torch's launcher (torchrun's arguments, MASTER_ADDR/MASTER_PORT) and DataLoader.
 STACK_PACKAGES = frozenset(
     (
@@ -134,6 +134,7 @@ STACK_PACKAGES = frozenset(
         "vllm",
         "vllm_ascend",
         "sglang",
+        "tensorrt_llm",
         "transformers",
         "megatron",
         "mbridge",
