@@ -1279,6 +1279,13 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__post_init__",
             "CFG014",
         ),
+        # one value an option must have (`to be set to 32768`): a refused value, not a missing one
+        (
+            "AssertionError: AITER MLA requires max model len to be set to 32768",
+            "/usr/local/lib/python3.10/dist-packages/vllm/attention/backends/rocm_aiter_mla.py",
+            "__init__",
+            "CFG014",
+        ),
         # the value the check got, shown after it: `but gets X`
         (
             "ValueError: level only supports level0, 1, 2, and level_none, but gets Level1",

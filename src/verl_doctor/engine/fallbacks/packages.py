@@ -126,8 +126,9 @@ def version_mismatch(module: str, name: str | None, basis: str) -> Fallback:
 
 
 # Libraries whose own checks of their settings speak to the user: verl (and its recipes), the
-# rollout engines (TensorRT-LLM too, verl's third since 0.8), transformers, the Megatron stack, Ray (ray.init and runtime_env arguments),
-# torch's launcher (torchrun's arguments, MASTER_ADDR/MASTER_PORT) and DataLoader.
+# rollout engines (TensorRT-LLM too, verl's third since 0.8), transformers, the Megatron stack,
+# Ray (ray.init and runtime_env arguments), torch's launcher (torchrun's arguments,
+# MASTER_ADDR/MASTER_PORT) and DataLoader.
 STACK_PACKAGES = frozenset(
     (
         "verl",

@@ -313,10 +313,11 @@ NOT_AN_OPTION = frozenset(
 
 MISSING = lazy_compile(
     # (`x must be set to use y`: y, a feature turned on, does not go with how x is set)
+    # (and `x must be set to 32768`: one value x must have, which it does not)
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)"
-    r"(?! as an? |(?: in order)? to use\b)|"
+    r"(?! as an? |(?: in order)? to (?:use\b|(?!the\b)[\w.-]+[.,;)]?(?:\s|$)))|"
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
-    r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b|"
+    r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b(?! to [\w.-]+[.,;)]?(?:\s|$))|"
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
     # pydantic's own words for a field a model class needs: `Field required [type=missing, ...]`
     r"\bfield required\b|"
