@@ -140,11 +140,11 @@ _VALIDATOR_SAID = lazy_compile(
 )
 _FIELD_NAME = lazy_compile(r"^[A-Za-z_][\w.]*$")
 _FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
-# A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
 # The key a KeyError (or OmegaConf's ConfigKeyError) did not find: `'vllm_x'`, `Missing key vllm_x`.
-_LOOKED_UP = re.compile(r"^(?:Missing key |['\"])(?P<key>[\w.-]{2,100})['\"]?$")
+_LOOKED_UP = lazy_compile(r"^(?:Missing key |['\"])(?P<key>[\w.-]{2,100})['\"]?$")
 # A name given a value inside a mapping written on the command line (`{fused:True,foreach:True}`).
-_MAPPING_NAME = re.compile(r"[{,]\s*['\"]?([A-Za-z_]\w*)['\"]?\s*:")
+_MAPPING_NAME = lazy_compile(r"[{,]\s*['\"]?([A-Za-z_]\w*)['\"]?\s*:")
+# A config class refusing a value (a TypeError there is a field it does not have: CFG005's).
 _REFUSAL_TYPES = frozenset(
     ("AssertionError", "ValueError", "NotImplementedError", "RuntimeError", "KeyError")
 )
