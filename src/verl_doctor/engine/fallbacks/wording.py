@@ -317,7 +317,8 @@ MISSING = lazy_compile(
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)"
     r"(?! as an? |(?: in order)? to (?:use\b|(?!the\b)[\w.-]+[.,;)]?(?:\s|$)))|"
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
-    r"should be (?:set|provided|specified)|to be (?:set|provided|specified)\b(?! to [\w.-]+[.,;)]?(?:\s|$))|"
+    r"should be (?:set|provided|specified)|"
+    r"to be (?:set|provided|specified)\b(?! to (?!the\b)[\w.-]+[.,;)]?(?:\s|$))|"
     r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
     # pydantic's own words for a field a model class needs: `Field required [type=missing, ...]`
     r"\bfield required\b|"
