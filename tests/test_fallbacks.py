@@ -3709,6 +3709,10 @@ def test_a_hydra_build_key_the_run_set_is_the_value_refused() -> None:
     assert "CFG014" not in [f.rule for f in diagnose_text(other, _CATALOG).findings]
 
 
+# What Python prints between a chained exception's cause and the exception it led to.
+_CAUSED = "\nThe above exception was the direct cause of the following exception:\n\n"
+
+
 def _frames(*frames: tuple[str, str, str], last: str, prefix: str = "") -> str:
     """A traceback of the given (path, function, source line) frames, outermost first."""
     lines = [f"{prefix}Traceback (most recent call last):"]
@@ -3893,7 +3897,7 @@ def test_a_module_attribute_looked_up_by_a_value_through_the_modules_hook_is_no_
         ),
         last="AttributeError: module 'torch' has no attribute 'bf16'",
     ) + (
-        "\nThe above exception was the direct cause of the following exception:\n\n"
+        _CAUSED
         + _frames(
             (
                 f"{_SITE}/hydra/_internal/instantiate/_instantiate2.py",
@@ -4390,7 +4394,7 @@ def test_a_package_release_that_breaks_loading_the_users_module_is_the_cause() -
         (f"{_SITE}/antlr4/atn/ATNDeserializer.py", "adjust", "v = ord(c) - 2"),
         last="TypeError: ord() expected string of length 1, but int found",
     )
-    log += "\nThe above exception was the direct cause of the following exception:\n\n" + _frames(
+    log += _CAUSED + _frames(
         (
             "/opt/verl/verl/utils/import_utils.py",
             "load_module",
@@ -4448,7 +4452,7 @@ def test_vllms_trust_remote_code_advice_yields_to_the_error_chained_above_it() -
         ),
         last=advice,
     )
-    log = cause + "\nThe above exception was the direct cause of the following exception:\n\n" + wrapper
+    log = cause + _CAUSED + wrapper
     found = diagnose_text(log, _CATALOG).findings
     assert found[0].rule == "ENV010"
     assert [(f.rule, f.confidence) for f in found[1:]] in ([], [("CFG007", "low")])
@@ -6124,7 +6128,7 @@ def test_nvmls_own_library_missing_is_that_library_not_a_gpu_unseen() -> None:
         (f"{_SITE}/pynvml.py", "_LoadNvmlLibrary", "raise NVMLError(ret)"),
         last="pynvml.NVMLError_LibraryNotFound: NVML Shared Library Not Found",
     )
-    log += "\nThe above exception was the direct cause of the following exception:\n\n" + _frames(
+    log += _CAUSED + _frames(
         (
             "/opt/verl/verl/workers/rollout/trtllm_rollout/trtllm_rollout.py",
             "get_device_uuid",
