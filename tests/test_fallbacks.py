@@ -540,6 +540,13 @@ def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
         ),
         ("RuntimeError: this feature needs transformers>=4.56 (found 4.51.3)", "ENV010", "transformers"),
         ("ImportError: pyarrow requires NumPy 2.0 or newer, found 1.26.4", "ENV013", "numpy"),
+        # the parser runtime latex2sympy needs, by the name it prints
+        (
+            "ImportError: Unsupported ANTLR version 4.9.2, only 4.9.3, 4.11.0, and 4.13.2 runtime versions "
+            "are supported.",
+            "ENV013",
+            "antlr4",
+        ),
         (
             "ImportError: Using fbgemm fp8 quantization requires torch > 2.1.0. Please install the latest "
             "version of torch ( pip install --upgrade torch )",
@@ -6137,3 +6144,123 @@ def test_nvmls_own_library_missing_is_that_library_not_a_gpu_unseen() -> None:
         last="RuntimeError: Failed to initialize NVML: NVML Shared Library Not Found",
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV015"]
+
+
+def test_a_refusal_that_blames_the_data_is_no_setting_even_when_it_names_one_the_run_set() -> None:
+    """verl's dynamic sampling giving up names the limit the run set, but says the data are too
+    hard: the rows, not the value of `max_num_gen_batches`."""
+    log = (
+        "Error executing job with overrides: ['algorithm.filter_groups.enable=True', "
+        "'algorithm.filter_groups.max_num_gen_batches=10']\n"
+    ) + _frames(
+        ("/opt/verl/recipe/dapo/dapo_ray_trainer.py", "fit", "raise ValueError("),
+        last="ValueError: num_gen_batches=10 >= max_num_gen_batches=10. Generated too many. Please check "
+        "if your data are too difficult. You could also try set max_num_gen_batches=0 to enable endless trials.",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("caller", "code"),
+    [
+        (
+            (
+                "/opt/verl/verl/workers/config/model.py",
+                "__post_init__",
+                "self.local_path = copy_to_local(self.path)",
+            ),
+            "CFG017",
+        ),
+        (
+            (
+                "/opt/verl/verl/utils/dataset/rl_dataset.py",
+                "_download",
+                "self.data_files[i] = copy_to_local(src=parquet_file, cache_dir=self.cache_dir)",
+            ),
+            "CFG013",
+        ),
+    ],
+)
+def test_an_empty_path_is_told_by_the_setting_it_was_given_for(
+    caller: tuple[str, str, str], code: str
+) -> None:
+    """copy_to_local reads an empty path's last character first: which path was empty (the model's,
+    a data file's) says what to fix, and the looser reading of the same lines is not shown too."""
+    log = _frames(
+        caller,
+        (
+            "/opt/verl/verl/utils/fs.py",
+            "copy_to_local",
+            "local_path = copy_local_path_from_hdfs(src, cache_dir)",
+        ),
+        (
+            "/opt/verl/verl/utils/fs.py",
+            "copy_local_path_from_hdfs",
+            'assert src[-1] != "/", f"Make sure the last char in src is not / because it will cause error. Got {src}"',
+        ),
+        last="IndexError: string index out of range",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == [code]
+
+
+def test_a_shape_mismatch_of_mrope_positions_is_image_tokens_not_a_transformers_release() -> None:
+    """verl's get_rope_index placing more positions than the attention mask keeps: the image
+    tokens and the image grid disagree (FLOW005), not a layout verl's patch missed."""
+    log = _frames(
+        (
+            "/opt/verl/verl/models/transformers/qwen2_vl.py",
+            "get_rope_index",
+            "position_ids[..., attention_mask == 1] = llm_positions",
+        ),
+        last="RuntimeError: shape mismatch: value tensor of shape [3, 19963] cannot be broadcast to indexing "
+        "result of shape [3, 16467]",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["FLOW005"]
+
+
+def test_attention_backends_that_all_refuse_the_kv_cache_dtype_refuse_a_setting_not_the_gpu() -> None:
+    """vLLM's selector lists each backend's reasons: the one every backend gives decides. All
+    refuse the KV-cache dtype, only some the GPU: the setting's value (CFG014); all refuse the GPU:
+    the card (ENV007)."""
+
+    def log(reasons: str) -> str:
+        return _frames(
+            (f"{_SITE}/vllm/platforms/cuda.py", "get_attn_backend_cls", "raise ValueError("),
+            last="ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(head_size=576, "
+            f"kv_cache_dtype=fp8_e5m2, use_mla=True). Reasons: {{{reasons}}}.",
+        )
+
+    by_dtype = "FLASHMLA: [kv_cache_dtype not supported, compute capability not supported], TRITON_MLA: [kv_cache_dtype not supported]"
+    by_card = "FLASHMLA: [compute capability not supported], FLASH_ATTN_MLA: [kv_cache_dtype not supported, compute capability not supported]"
+    assert [f.rule for f in diagnose_text(log(by_dtype), _CATALOG).findings] == ["CFG014"]
+    assert [f.rule for f in diagnose_text(log(by_card), _CATALOG).findings] == ["ENV007"]
+
+
+def test_pip_refusing_verl_beside_an_engine_release_it_excludes_is_the_engine_version() -> None:
+    """pip asked for verl's extra and a vLLM release its pins exclude: the engine release is the
+    answer, and the resolver's own failure line below it is part of it."""
+    log = (
+        "ERROR: Cannot install verl[vllm]==0.5.0 and vllm==0.10.1.1 because these package versions have "
+        "conflicting dependencies.\n\nThe conflict is caused by:\n    The user requested vllm==0.10.1.1\n"
+        '    verl[vllm] 0.5.0 depends on vllm<=0.8.5 and >=0.7.3; extra == "vllm"\n\n'
+        "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/"
+        "#dealing-with-dependency-conflicts\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV004"]
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).",
+        "RuntimeError: DataLoader worker (pid 5123) is killed by signal: Bus error. It is possible that "
+        "dataloader's workers are out of shared memory. Please try to raise your shared memory limit.",
+        "RuntimeError: unable to write to file </torch_4471_2201983114_0>: No space left on device (28)",
+    ],
+)
+def test_shared_memory_too_small_is_the_hosts_memory_not_a_crash_or_a_checkpoint(line: str) -> None:
+    """torch blaming /dev/shm for a worker's bus error, or failing to write a tensor's shared
+    memory file: the container's shared memory (DIST005), not a native crash or a checkpoint."""
+    findings = diagnose_text(f"(TaskRunner pid=4410) {line}\n", _CATALOG).findings
+    assert [f.rule for f in findings] == ["DIST005"]
+    assert "/dev/shm" in findings[0].cause

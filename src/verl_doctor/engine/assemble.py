@@ -121,6 +121,11 @@ def report_parts(
 
     by_words = {spot for f in findings if f.basis in _WORDS for spot in spots(f)}
     by_shape = {spot for f in findings if f.basis == "clue" for spot in spots(f)}
+    # (a surer reading of a traceback's shape than a low one of the same lines: `IndexError` in
+    # copy_to_local called on the model's path, not only somewhere in copy_to_local)
+    by_surer_shape = {
+        spot for f in findings if f.basis == "clue" and f.confidence != "low" for spot in spots(f)
+    }
     sure = [f for f in findings if f.confidence == "high" and not f.symptom and f.basis == "message"]
 
     # An exception that says the environment is wrong (a package missing or of another release)
@@ -135,10 +140,14 @@ def report_parts(
         if f.basis == "clue":
             # (nor does the shape of a traceback whose last lines a rule is sure of: the raising
             # statement it knows right above the exception the clue read)
-            return bool(spots(f) & decisive) or any(
-                e.source == f.source and 0 < f.first_line - e.line <= _RAISED_ABOVE
-                for g in sure
-                for e in g.evidence
+            return (
+                bool(spots(f) & decisive)
+                or (f.confidence == "low" and bool(spots(f) & by_surer_shape))
+                or any(
+                    e.source == f.source and 0 < f.first_line - e.line <= _RAISED_ABOVE
+                    for g in sure
+                    for e in g.evidence
+                )
             )
         return f.basis.startswith("exception") and (
             first_spot(f) in by_words

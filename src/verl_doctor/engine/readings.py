@@ -742,7 +742,9 @@ class ExceptionReadings:
         (`continue_final_message and add_generation_prompt are not compatible`, transformers, for
         `+data.apply_chat_template_kwargs.continue_final_message=True`): that setting's value. Only
         the exception's own line counts: the line after a wrapped one may be another run's."""
-        if exc.type not in _REFUSAL_TYPES:
+        from verl_doctor.engine.fallbacks.settings import blames_something_else
+
+        if exc.type not in _REFUSAL_TYPES or blames_something_else(exc.message):
             return False
         from verl_doctor.catalog.verl_keys import is_option_name
         from verl_doctor.engine.fallbacks import Fallback, an

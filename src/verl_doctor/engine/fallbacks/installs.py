@@ -81,6 +81,8 @@ _VERSION_NEEDED = lazy_compile(
     r"|(?<![\w.-])(?P<f>[A-Za-z][\w-]* [A-Za-z][\w-]*) (?:version|verion|ver\.?) v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?(?:is|are) (?:required|needed)"
     r"|installed version of [`'\"]?(?P<c>[A-Za-z][\w-]*)"
+    # `Unsupported ANTLR version 4.9.2, only 4.9.3, 4.11.0, and 4.13.2 runtime versions are supported`
+    r"|\bunsupported (?P<z>[A-Za-z][\w-]*) version v?\d+(?:\.\d+)+"
     # `Found an incompatible version of torchao. Found version 0.3.1, but ...`
     r"|\b(?:incompatible|unsupported|outdated|too old an?) version of [`'\"]?(?P<x>[A-Za-z][\w-]*[A-Za-z0-9])"
     # `The PyTorch version isn't compatible with memmap nested tensors. Please upgrade ...`
@@ -289,6 +291,7 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
             or m.group("x")
             or m.group("w")
             or m.group("v")
+            or m.group("z")
         ):
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
@@ -434,6 +437,11 @@ _LACKS_ATTRIBUTE = lazy_compile(
 _ANOTHER_SHAPE = lazy_compile(r"\b(?:ndim|n_?dims?|shape)\b|\b\d+-?D\b.*\bgot \d+-?D\b", re.I)
 
 
+# ... but not values of as many dimensions whose lengths differ (`value tensor of shape [3, 19963]
+# cannot be broadcast to indexing result of shape [3, 16467]`): what the data holds, not a layout.
+_LENGTHS_DIFFER = lazy_compile(r"\bcannot be broadcast to indexing result of shape\b")
+
+
 def patched_library_changed(message: str, path: str, func: str) -> Fallback | None:
     """verl patching another library's class that lacks what the patch reaches for (`The provided
     model does not have a valid 'model' or 'language_model' attribute`), or that hands the patched
@@ -445,6 +453,8 @@ def patched_library_changed(message: str, path: str, func: str) -> Fallback | No
     # whatever their function's name)
     patching = _PATCHING.search(func) or "/verl/models/transformers/" in p
     if not (patching and (_LACKS_ATTRIBUTE.search(message) or _ANOTHER_SHAPE.search(message))):
+        return None
+    if _LENGTHS_DIFFER.search(message):
         return None
     where = p[p.rfind("/verl/") + 1 :]
     for pattern, library in _PATCHED_LIBRARY:

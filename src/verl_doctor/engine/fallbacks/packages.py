@@ -71,6 +71,7 @@ _PACKAGE_ALIASES = {
     "flashattention": "flash_attn",  # transformers' `the package for FlashAttention2`
     "flashattention2": "flash_attn",
     "flashattention3": "flash_attn_3",
+    "antlr": "antlr4",  # latex2sympy's `Unsupported ANTLR version 4.9.2` (the runtime it parses with)
 }
 
 

@@ -78,6 +78,7 @@ from verl_doctor.engine.fallbacks.wording import (
     WORKER_ROLES,
     WRONG_BASE,
     forgive_doubled_letters,
+    gpu_not_what_every_backend_refuses,
 )
 
 _CONFIG_FUNC = lazy_compile(r"validat|check(?!point)|__post_init__|post_init|_verify|sanity", re.I)
@@ -269,6 +270,22 @@ def config_check(
     return _config_check(exc_type, message, path, func, tuple(options or ()), package, caller)
 
 
+def blames_something_else(message: str) -> bool:
+    """Whether a refusal's own words put the failure elsewhere than on a setting's value: a file
+    that does not parse, an object code handed over, code left to write, a package to install, a
+    server's short answer, the data itself, or a bug in the library."""
+    return bool(
+        FILE_DOES_NOT_PARSE.search(message)
+        or CODE_OBJECT_REFUSED.search(message)
+        or IMPLEMENT_IT.search(message)
+        or INSTALL_ADVICE.search(message)
+        or SERVER_ANSWER_SHORT.search(message)
+        or DATA_BLAMED.search(message)
+        # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
+        or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
+    )
+
+
 @lru_cache(maxsize=4096)
 def _config_check(
     exc_type: str,
@@ -287,16 +304,7 @@ def _config_check(
     p = path.replace("\\", "/")
     package = package or "verl"
     message = forgive_doubled_letters(message)
-    if (
-        FILE_DOES_NOT_PARSE.search(message)
-        or CODE_OBJECT_REFUSED.search(message)
-        or IMPLEMENT_IT.search(message)
-        or INSTALL_ADVICE.search(message)
-        or SERVER_ANSWER_SHORT.search(message)
-        or DATA_BLAMED.search(message)
-        # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
-        or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))
-    ):
+    if blames_something_else(message):
         return None
     if (
         package == "verl"
@@ -576,7 +584,7 @@ def _config_check(
     # verl's prompts and samples are its batches; another library's samples are a dataset's rows
     # (`test_size=500 should be ... smaller than the number of samples 312`), not a batch size.
     batches = BATCH_SIZES if package == "verl" else BATCH_WORD
-    if ON_THIS_GPU.search(message):
+    if ON_THIS_GPU.search(message) and not gpu_not_what_every_backend_refuses(message):
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
     elif sample_field_missing:
         code = "CFG012"

@@ -342,6 +342,22 @@ MISSING = lazy_compile(
 )
 
 
+# vLLM's attention selector saying why each backend refused (`Reasons: {FLASH_ATTN_MLA:
+# [kv_cache_dtype not supported, compute capability not supported], TRITON_MLA: [kv_cache_dtype
+# not supported]}`, vllm/platforms/cuda.py get_attn_backend_cls).
+_BACKEND_REASONS = lazy_compile(r"\b[A-Z][A-Z0-9_]+: \[(?P<reasons>[^\]\[]*)\]")
+
+
+def gpu_not_what_every_backend_refuses(message: str) -> bool:
+    """Whether backends listed with their reasons all refuse something other than the GPU (the
+    KV-cache dtype, the head size): the card is one reason of some, the setting that of all."""
+    lists = [{r.strip() for r in m["reasons"].split(",")} for m in _BACKEND_REASONS.finditer(message)]
+    if len(lists) < 2:
+        return False
+    common = set.intersection(*lists)
+    return bool(common) and not any(ON_THIS_GPU.search(r) for r in common)
+
+
 # A refusal that blames the GPU (`only supports sm75 and above`, `not support fp8 kv-cache on this
 # device`, `compute capability`): what the card can do, not how the option was written.
 ON_THIS_GPU = lazy_compile(
