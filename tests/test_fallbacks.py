@@ -6264,3 +6264,64 @@ def test_shared_memory_too_small_is_the_hosts_memory_not_a_crash_or_a_checkpoint
     findings = diagnose_text(f"(TaskRunner pid=4410) {line}\n", _CATALOG).findings
     assert [f.rule for f in findings] == ["DIST005"]
     assert "/dev/shm" in findings[0].cause
+
+
+def test_a_full_disk_is_a_checkpoint_only_where_a_checkpoint_is_written() -> None:
+    """`No space left on device` says a disk is full, not what was written: a checkpoint when the
+    frames are verl's checkpoint code, nothing known when Hydra writes its output folder."""
+    full = "OSError: [Errno 28] No space left on device"
+    saving = _frames(
+        (
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+            "save_checkpoint",
+            "torch.save(state, path)",
+        ),
+        (f"{_SITE}/torch/serialization.py", "save", "with _open_zipfile_writer(f) as opened_zipfile:"),
+        last=full,
+    )
+    hydra = _frames(
+        (f"{_SITE}/hydra/core/utils.py", "_save_config", "file.write(OmegaConf.to_yaml(cfg))"), last=full
+    )
+    assert [f.rule for f in diagnose_text(saving, _CATALOG).findings] == ["FLOW012"]
+    assert [f.rule for f in diagnose_text(hydra, _CATALOG).findings] == []
+
+
+def test_a_refusal_naming_an_option_the_run_set_in_words_is_that_setting() -> None:
+    """SGLang's checks write option names in words (`Tokenizer worker num must >= 1` for
+    `tokenizer_worker_num`): the run set that option, so its value is refused."""
+    log = (
+        "Error executing job with overrides: "
+        "['+actor_rollout_ref.rollout.engine_kwargs.sglang.tokenizer_worker_num=0']\n"
+    ) + _frames(
+        (f"{_SITE}/sglang/srt/server_args.py", "__post_init__", "self._handle_other_validations()"),
+        (
+            f"{_SITE}/sglang/srt/server_args.py",
+            "_handle_other_validations",
+            "assert self.tokenizer_worker_num >= 1",
+        ),
+        last="AssertionError: Tokenizer worker num must >= 1",
+    )
+    findings = diagnose_text(log, _CATALOG).findings
+    assert [f.rule for f in findings] == ["CFG014"]
+    assert "tokenizer_worker_num" in findings[0].basis
+
+
+def test_a_ray_wrapper_yields_to_the_known_exception_it_wraps() -> None:
+    """`RayTaskError(RuntimeError): ray::WorkerDict.actor_rollout_save_checkpoint()` names only the
+    method that raised; the gloo timeout it wraps, printed below it, is what failed."""
+    log = (
+        "ray.exceptions.RayTaskError(RuntimeError): ray::WorkerDict.actor_rollout_save_checkpoint() "
+        "(pid=1655, ip=10.52.6.13, actor_id=e41b9c07, repr=<verl.single_controller.ray.base.WorkerDict object>)\n"
+    ) + _frames(
+        (
+            "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py",
+            "save_checkpoint",
+            "torch.distributed.barrier()",
+        ),
+        (f"{_SITE}/torch/distributed/distributed_c10d.py", "barrier", "work.wait()"),
+        last="RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out waiting "
+        "600000ms for recv operation to complete",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["FLOW002"]
+    cut = log.split("Traceback")[0]  # the wrapper alone still says the save failed
+    assert [f.rule for f in diagnose_text(cut, _CATALOG).findings] == ["FLOW012"]

@@ -135,8 +135,20 @@ def report_parts(
     }
 
     decisive = by_words | by_env_class
+    # (what a rule knows by its words, the symptoms' too: a collective that timed out)
+    known_words = [f for f in findings if f.basis == "message" and f.confidence == "high"]
 
     def superseded(f: Finding) -> bool:
+        if f.basis == "envelope":
+            # A Ray wrapper naming only the type of what a method raised (`RayTaskError(RuntimeError):
+            # ray::WorkerDict.actor_rollout_save_checkpoint()`) yields to the exception it wraps,
+            # printed below it, when a rule knows that one by its words: what failed inside is the
+            # answer (a collective that timed out, memory that ran out while saving).
+            return any(
+                g.rule != f.rule and source == f.source and 0 < line - f.first_line <= FRAME_LOOKBACK
+                for g in known_words
+                for source, line, _piece in spots(g)
+            )
         if f.basis == "clue":
             # (nor does the shape of a traceback whose last lines a rule is sure of: the raising
             # statement it knows right above the exception the clue read)

@@ -201,6 +201,15 @@ _PEER_LOST = frozenset(
 _GATEWAY_LOST = lazy_compile(r"^\s*50[234]\b|\b(?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b")
 
 
+def _names_in_code_or_words(name: str, text: str) -> bool:
+    """Whether `text` names the option `name` as code spells it (`tokenizer_worker_num`) or in
+    words (`Tokenizer worker num must >= 1`, `LoRA paths`): libraries write both."""
+    if re.search(rf"\b{re.escape(name)}\b", text):
+        return True
+    words = r"[ _-]".join(re.escape(part) for part in name.split("_") if part)
+    return re.search(rf"\b{words}\b", text, re.I) is not None
+
+
 @record
 class Unknown:
     line: Line
@@ -752,7 +761,7 @@ class ExceptionReadings:
         keys = [
             k
             for k in self.context.overrides
-            if is_option_name(leaf := k.rsplit(".", 1)[-1]) and re.search(rf"\b{re.escape(leaf)}\b", line.raw)
+            if is_option_name(leaf := k.rsplit(".", 1)[-1]) and _names_in_code_or_words(leaf, line.raw)
         ]
         # (or a name inside a mapping the run set whole, `override_optimizer_config={fused:True,
         # foreach:True}`, that the refusal quotes: `fused` and `foreach` cannot be `True` together)
