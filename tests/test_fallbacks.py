@@ -5112,7 +5112,10 @@ def test_the_source_line_of_the_raising_statement_is_not_the_message() -> None:
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
     folder = log.replace("/data/gsm8k/train.csv", "/data/gsm8k")
-    assert [f.rule for f in diagnose_text(folder, _CATALOG).findings] == ["CFG013"]
+    assert [f.rule for f in diagnose_text(folder, _CATALOG).findings] == ["CFG014"]
+    assert "names a folder (/data/gsm8k)" in diagnose_text(folder, _CATALOG).findings[0].cause
+    misspelt = log.replace("/data/gsm8k/train.csv", "/data/gsm8k/train.parqeut")
+    assert [f.rule for f in diagnose_text(misspelt, _CATALOG).findings] == ["CFG013"]
 
 
 def test_the_source_line_joined_with_the_line_under_it_is_not_the_message() -> None:
@@ -6325,3 +6328,114 @@ def test_a_ray_wrapper_yields_to_the_known_exception_it_wraps() -> None:
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["FLOW002"]
     cut = log.split("Traceback")[0]  # the wrapper alone still says the save failed
     assert [f.rule for f in diagnose_text(cut, _CATALOG).findings] == ["FLOW012"]
+    # ... and so does a wrapper of another exception, with a known timeout of another rank after it
+    other = (
+        cut.replace("RayTaskError(RuntimeError)", "RayTaskError(AssertionError)")
+        + "AssertionError: (False, True, ShardedTensor(key='optimizer.state.exp_avg'))\n"
+        "[rank3]:[E728 21:47:09.903115623 ProcessGroupNCCL.cpp:629] [Rank 3] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=48213, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600010 "
+        "milliseconds before timing out.\n"
+    )
+    assert [f.rule for f in diagnose_text(other, _CATALOG).findings][:1] == ["FLOW012"]
+
+
+def test_an_options_words_in_code_that_checks_no_setting_are_not_that_option() -> None:
+    """torch's checkpointing saying `selective activation checkpoint` describes its mechanism; the
+    run's `activation_checkpoint` setting is not what it refuses."""
+    log = (
+        "Error executing job with overrides: ['actor_rollout_ref.actor.torchtitan.activation_checkpoint=selective']\n"
+    ) + _frames(
+        (f"{_SITE}/torch/utils/checkpoint.py", "get_val", "raise RuntimeError("),
+        last="RuntimeError: Tensor cached during selective activation checkpoint has been mutated",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "code"),
+    [
+        ("/home/me/data/gsm8k", "CFG014"),  # a folder where a file goes
+        ("/home/me/data/gsm8k/", "CFG014"),
+        ("/home/me/data/train.csv", "CFG014"),  # a format verl does not read
+        ("/home/me/data/train.parqeut", "CFG013"),  # a file name misspelt: no such file
+    ],
+)
+def test_an_unsupported_data_file_format_is_told_by_the_path(path: str, code: str) -> None:
+    log = _frames(
+        (
+            "/opt/verl/verl/utils/dataset/rl_dataset.py",
+            "_read_files_and_tokenize",
+            'raise ValueError(f"...")',
+        ),
+        last=f"ValueError: Unsupported file format: {path}",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == [code]
+
+
+def test_a_class_handed_over_as_the_subject_of_a_refusal_is_code_not_a_setting() -> None:
+    """`<class 'rm_bench.configs.JudgeConfig'> must be a dataclass`: a user's script called verl's
+    helper with a class of its own; no setting of the run is refused."""
+    log = _frames(
+        (
+            "/home/me/eval/offline_judge.py",
+            "main",
+            "cfg = omega_conf_to_dataclass(cfg.judge, dataclass_type=JudgeConfig)",
+        ),
+        (
+            "/opt/verl/verl/utils/config.py",
+            "omega_conf_to_dataclass",
+            'raise ValueError(f"{dataclass_type} must be a dataclass")',
+        ),
+        last="ValueError: <class 'rm_bench.configs.JudgeConfig'> must be a dataclass",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == []
+
+
+def test_megatrons_argument_validation_reached_through_mindspeed_is_a_setting() -> None:
+    """verl's mindspeed engine validates its Megatron arguments with Megatron's validate_args,
+    through MindSpeed's wrapper (both installed from their checkouts): what it refuses, in any
+    words, is a setting of the run, not the caller's code."""
+    log = _frames(
+        ("/home/me/verl/verl/workers/engine/mindspeed/utils.py", "set_global_config", "validate_args(args)"),
+        ("/home/me/MindSpeed/mindspeed/arguments.py", "wrapper", "args = validate_args(args, defaults)"),
+        (
+            "/home/me/Megatron-LM/megatron/training/arguments.py",
+            "validate_args",
+            "assert args.recompute_method is not None, \\",
+        ),
+        last="AssertionError: for distributed recompute activations to work you need to use a recompute method",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+
+
+def test_a_name_gone_from_pythons_own_module_is_the_calling_package_too_old_for_this_python() -> None:
+    """Python 3.12 removed pkgutil.ImpImporter: an old setuptools' pkg_resources reaching for it
+    was written for another Python (ENV013 on that package), not a module of the user's."""
+    log = _frames(
+        (f"{_SITE}/tensorboard/compat/__init__.py", "<module>", "import pkg_resources"),
+        (
+            f"{_SITE}/pkg_resources/__init__.py",
+            "<module>",
+            "register_finder(pkgutil.ImpImporter, find_on_path)",
+        ),
+        last="AttributeError: module 'pkgutil' has no attribute 'ImpImporter'. Did you mean: 'zipimporter'?",
+    )
+    findings = diagnose_text(log, _CATALOG).findings
+    assert [f.rule for f in findings] == ["ENV013"]
+    assert "setuptools" in findings[0].cause
+
+
+def test_a_resource_pool_of_no_nodes_indexed_is_the_node_count_the_run_gave() -> None:
+    """`trainer.nnodes=-1` gets past the GPU check and makes a resource pool with no nodes; verl
+    then reads its first node (`resource_pool.store[0]`): that count's value (CFG014)."""
+    log = "Error executing job with overrides: ['trainer.nnodes=-1']\n" + _frames(
+        (
+            "/opt/verl/verl/single_controller/ray/base.py",
+            "_init_with_resource_pool",
+            "local_world_size = resource_pool.store[0]",
+        ),
+        last="IndexError: list index out of range",
+    )
+    findings = diagnose_text(log, _CATALOG).findings
+    assert [f.rule for f in findings] == ["CFG014"]
+    assert "trainer.nnodes" in findings[0].basis

@@ -20,6 +20,8 @@ from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Unkn
 
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
+# The type of the exception a Ray wrapper carries: `RayTaskError(RuntimeError): ray::...`.
+_WRAPPED_TYPE = re.compile(r"RayTaskError\((?P<type>\w+)\)")
 _ENGINE_DIED = "FLOW013"  # the rollout engine died after it had started
 # How far above an exception line the raising statement Python printed (and the marks under
 # it) stands.
@@ -144,10 +146,14 @@ def report_parts(
             # ray::WorkerDict.actor_rollout_save_checkpoint()`) yields to the exception it wraps,
             # printed below it, when a rule knows that one by its words: what failed inside is the
             # answer (a collective that timed out, memory that ran out while saving).
+            wrapped = {m["type"] for e in f.evidence if (m := _WRAPPED_TYPE.search(e.text))}
             return any(
-                g.rule != f.rule and source == f.source and 0 < line - f.first_line <= FRAME_LOOKBACK
+                g.rule != f.rule
+                and e.source == f.source
+                and 0 < e.line - f.first_line <= FRAME_LOOKBACK
+                and any(re.search(rf"(?:^|[\s.]){t}: ", e.text) for t in wrapped)
                 for g in known_words
-                for source, line, _piece in spots(g)
+                for e in g.evidence
             )
         if f.basis == "clue":
             # (nor does the shape of a traceback whose last lines a rule is sure of: the raising

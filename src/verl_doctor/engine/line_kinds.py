@@ -119,8 +119,11 @@ _CHECKOUTS = {
     "vllm": frozenset(("vllm",)),
     "vllm_ascend": frozenset(("vllm-ascend", "vllm_ascend")),
     "sglang": frozenset(("python",)),
-    "megatron": frozenset(("Megatron-LM", "megatron-lm", "Megatron")),
+    # (MindSpeed-LLM is run with a copy of Megatron-LM's megatron/ folder inside it)
+    "megatron": frozenset(("Megatron-LM", "megatron-lm", "Megatron", "MindSpeed-LLM")),
     "transformer_engine": frozenset(("TransformerEngine",)),
+    # (Ascend's MindSpeed, installed from its checkout as its guide says: verl's mindspeed engine)
+    "mindspeed": frozenset(("MindSpeed",)),
 }
 # A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))

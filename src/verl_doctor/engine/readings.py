@@ -198,14 +198,28 @@ _PEER_LOST = frozenset(
 
 # An HTTP answer from a router or proxy whose server behind it is gone (`502, message='Bad
 # Gateway'`): what a client of a dead engine reads, like a lost connection.
+# A module lacking a name, to be told apart as one of Python's own (`module 'pkgutil' has no
+# attribute 'ImpImporter'`).
+_STDLIB_NAME_GONE = lazy_compile(r"^module '(?P<module>[a-z_]\w*)' has no attribute '\w+'")
+
+
 _GATEWAY_LOST = lazy_compile(r"^\s*50[234]\b|\b(?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b")
 
 
-def _names_in_code_or_words(name: str, text: str) -> bool:
-    """Whether `text` names the option `name` as code spells it (`tokenizer_worker_num`) or in
-    words (`Tokenizer worker num must >= 1`, `LoRA paths`): libraries write both."""
+# Code that checks the settings it is given: its function's or file's name says so.
+_CHECKING_CODE = lazy_compile(
+    r":\w*(?:check|valid|verify|post_init|handle|parse)\w*$|/server_args\.py:|/arg_utils\.py:|/config\w*\.py:|/config/",
+    re.I,
+)
+
+
+def _names_in_code_or_words(name: str, text: str, in_words: bool = True) -> bool:
+    """Whether `text` names the option `name` as code spells it (`tokenizer_worker_num`) or, when
+    `in_words`, in words (`Tokenizer worker num must >= 1`, `LoRA paths`): libraries write both."""
     if re.search(rf"\b{re.escape(name)}\b", text):
         return True
+    if not in_words:
+        return False
     words = r"[ _-]".join(re.escape(part) for part in name.split("_") if part)
     return re.search(rf"\b{words}\b", text, re.I) is not None
 
@@ -263,6 +277,8 @@ def _readings(line: Line, pieces: list[str]) -> list[str]:
 
 # The settings that count the GPUs a run asks for.
 _GPU_COUNT_KEYS = frozenset(("n_gpus_per_node", "nnodes"))
+# verl's resource pool read by node (`resource_pool.store[0]`, single_controller/ray/base.py).
+_ONE_NODES_POOL = lazy_compile(r"\b(?:resource_pool|process_on_nodes|pool)\.store\[|\bstore\[0\]")
 # A value no size or count can have (0, or below it).
 _NO_SIZE = lazy_compile(r"^(?:-\d+(?:\.\d+)?|0+(?:\.0+)?)$")
 # The codes that say a value of verl's config was refused or left out.
@@ -710,6 +726,13 @@ class ExceptionReadings:
         overrides = self.context.overrides
         if exc.type == "ZeroDivisionError":
             zeros = [k for k, v in overrides.items() if is_zero(v)]
+        elif exc.type == "IndexError" and _ONE_NODES_POOL.search(self._raising_source(line)):
+            # (a resource pool made of no nodes, `trainer.nnodes=-1`, then indexed for its first)
+            zeros = [
+                k
+                for k, v in overrides.items()
+                if k.rsplit(".", 1)[-1] in _GPU_COUNT_KEYS and _NO_SIZE.match(v.strip("'\" "))
+            ]
         else:
             said = f"{self._raising_source(line)} {exc.message}"
             zeros = [
@@ -726,7 +749,7 @@ class ExceptionReadings:
         leaf = zeros[0].rsplit(".", 1)[-1]
         value = overrides[zeros[0]].strip("'\" ")
         basis = f"{an(exc.type)} in verl's code, and this run set {' and '.join(zeros)} to {value}"
-        if leaf in _GPU_COUNT_KEYS:
+        if leaf in _GPU_COUNT_KEYS and is_zero(value):
             return self._credit(line, Fallback("CFG003", {"zero_count": zeros[0]}, basis))
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(zeros), "value": value}, basis))
 
@@ -758,10 +781,15 @@ class ExceptionReadings:
         from verl_doctor.catalog.verl_keys import is_option_name
         from verl_doctor.engine.fallbacks import Fallback, an
 
+        # (in words only where the raising code checks settings: `selective activation checkpoint`
+        # in torch's checkpointing code is a mechanism, not the option activation_checkpoint)
+        raising = self._raising_frame(line)
+        in_words = raising is not None and _CHECKING_CODE.search(f"{raising.path}:{raising.func}") is not None
         keys = [
             k
             for k in self.context.overrides
-            if is_option_name(leaf := k.rsplit(".", 1)[-1]) and _names_in_code_or_words(leaf, line.raw)
+            if is_option_name(leaf := k.rsplit(".", 1)[-1])
+            and _names_in_code_or_words(leaf, line.raw, in_words)
         ]
         # (or a name inside a mapping the run set whole, `override_optimizer_config={fused:True,
         # foreach:True}`, that the refusal quotes: `fused` and `foreach` cannot be `True` together)
@@ -878,9 +906,16 @@ class ExceptionReadings:
 
     def _python_internals_changed(self, line: Line, exc: ExceptionLine) -> bool:
         """An AttributeError on one of the interpreter's own objects (a code object's `co_*`,
-        a frame's `f_*`), raised in an installed package's code (`'code' object has no attribute
-        'co_endlinetable'` in dill): that package's release was written for another Python."""
-        if exc.type != "AttributeError" or not _INTERPRETER_ATTRIBUTE.search(exc.message):
+        a frame's `f_*`), or on a module of Python's own library that no longer has the name
+        (`module 'pkgutil' has no attribute 'ImpImporter'`, removed in Python 3.12), raised in an
+        installed package's code (dill, an old setuptools' pkg_resources): that package's release
+        was written for another Python."""
+        if exc.type != "AttributeError":
+            return False
+        gone = _STDLIB_NAME_GONE.search(exc.message)
+        if not (
+            _INTERPRETER_ATTRIBUTE.search(exc.message) or (gone and gone["module"] in sys.stdlib_module_names)
+        ):
             return False
         raised = self._raising_frame(line)
         if raised is None or raised.package in (None, "verl"):
@@ -888,10 +923,8 @@ class ExceptionReadings:
         from verl_doctor.engine.fallbacks import version_mismatch
 
         package = raised.package
-        basis = (
-            f"an AttributeError on the interpreter's own objects in {package}'s code: "
-            f"a {package} release for another Python"
-        )
+        what = f"Python's own module {gone['module']}" if gone else "the interpreter's own objects"
+        basis = f"an AttributeError on {what} in {package}'s code: a {package} release for another Python"
         return self._credit(line, version_mismatch(package, None, basis))
 
     def _own_module_missing(self, line: Line, exc: ExceptionLine) -> bool:

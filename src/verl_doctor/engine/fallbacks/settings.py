@@ -118,6 +118,16 @@ _CONFIG_PATH = lazy_compile(
 )
 
 
+# Files that parse and check a program's arguments (Megatron's megatron/training/arguments.py).
+_ARGS_PATH = lazy_compile(r"/arguments\.py$")
+# Words that ask something of the settings (`you need to use a recompute method`, `expected
+# iteration-based learning rate decay`), unlike a check of the code's own state (`internal state`).
+_ASKS = lazy_compile(
+    r"\b(?:expected|expects?|needs?|must|requires?|required|should|cannot|can ?not|can only|only|use|set)\b",
+    re.I,
+)
+
+
 _CONFIG_KEY = lazy_compile(
     r"\b(?:config\.|cfg\.)?(?:actor_rollout_ref|data|trainer|algorithm|critic|reward_model|reward|"
     r"rollout|actor|ref|model|optim)\.(?!(?:batch|non_tensor_batch|meta_info)\b)"
@@ -438,7 +448,15 @@ def _config_check(
             or VALUE_SHOWN.search(message)
             or DIRECTS_AN_OPTION.search(message)
         )
-        if not (worded or parallel_sizes):
+        # (a function whose one job is to validate a config class or the parsed arguments, such as
+        # Megatron's TransformerConfig.__post_init__ and validate_args: whatever it refuses is a
+        # setting, in whatever words)
+        validating = bool(
+            _SETTINGS_CHECK_FUNC.search(func)
+            and (_CONFIG_PATH.search(p) or _ARGS_PATH.search(p))
+            and (_names_an_option(message) or _ASKS.search(message))
+        )
+        if not (worded or parallel_sizes or validating):
             return None
         # `Number of experts in the model must be > 0 when expert parallelism is enabled`: a
         # model split named is the setting the check is about.

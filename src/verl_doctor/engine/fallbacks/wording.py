@@ -217,6 +217,8 @@ CODE_OBJECT_REFUSED = lazy_compile(
     r"\b(?:[Gg]ot|[Rr]eceived|[Gg]ets|type):? (?:an? )?(?:type )?"
     r"<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'>|"
     r"<bound method |<function [\w.<>]+ at 0x|"
+    # a class a caller handed over, as the subject (`<class 'my.JudgeConfig'> must be a dataclass`)
+    r"<class '(?!omegaconf\.)[A-Za-z_]\w*(?:\.\w+)+'> (?:must|should|is not|isn't|has to)\b|"
     r"<class '(?:method|function|builtin_function_or_method|module|generator|coroutine)'>|"
     # Python objects no config gives (Hydra's sequences are lists), and verl's data containers,
     # which only code hands over (`expecting {...} to be DataProto, but got <class 'dict'>`)
