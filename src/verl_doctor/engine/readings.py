@@ -196,21 +196,14 @@ _PEER_LOST = frozenset(
 )
 
 
-# An HTTP answer from a router or proxy whose server behind it is gone (`502, message='Bad
-# Gateway'`): what a client of a dead engine reads, like a lost connection.
 # A module lacking a name, to be told apart as one of Python's own (`module 'pkgutil' has no
 # attribute 'ImpImporter'`).
 _STDLIB_NAME_GONE = lazy_compile(r"^module '(?P<module>[a-z_]\w*)' has no attribute '\w+'")
 
 
+# An HTTP answer from a router or proxy whose server behind it is gone (`502, message='Bad
+# Gateway'`): what a client of a dead engine reads, like a lost connection.
 _GATEWAY_LOST = lazy_compile(r"^\s*50[234]\b|\b(?:Bad Gateway|Service Unavailable|Gateway Time-?out)\b")
-
-
-# Code that checks the settings it is given: its function's or file's name says so.
-_CHECKING_CODE = lazy_compile(
-    r":\w*(?:check|valid|verify|post_init|handle|parse)\w*$|/server_args\.py:|/arg_utils\.py:|/config\w*\.py:|/config/",
-    re.I,
-)
 
 
 def _names_in_code_or_words(name: str, text: str, in_words: bool = True) -> bool:
@@ -783,8 +776,10 @@ class ExceptionReadings:
 
         # (in words only where the raising code checks settings: `selective activation checkpoint`
         # in torch's checkpointing code is a mechanism, not the option activation_checkpoint)
+        from verl_doctor.engine.fallbacks.settings import checks_its_settings
+
         raising = self._raising_frame(line)
-        in_words = raising is not None and _CHECKING_CODE.search(f"{raising.path}:{raising.func}") is not None
+        in_words = raising is not None and checks_its_settings(raising.path, raising.func)
         keys = [
             k
             for k in self.context.overrides

@@ -280,6 +280,12 @@ def config_check(
     return _config_check(exc_type, message, path, func, tuple(options or ()), package, caller)
 
 
+def checks_its_settings(path: str, func: str) -> bool:
+    """Whether code's own names say it checks the settings it is given: a validating function
+    (`check_exp_name_format`, `__post_init__`) or a file of configs or arguments (server_args.py)."""
+    return bool(_CONFIG_FUNC.search(func) or _CONFIG_PATH.search(path.replace("\\", "/")))
+
+
 def blames_something_else(message: str) -> bool:
     """Whether a refusal's own words put the failure elsewhere than on a setting's value: a file
     that does not parse, an object code handed over, code left to write, a package to install, a
