@@ -914,6 +914,58 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "ENV009",
             "DeepGEMM",
         ),
+        # transformers' quantizers: a package missing or older than the pin it states
+        (
+            "A valid HQQ version (>=0.2.1) is not available. Please follow the instructions to install it: "
+            "`https://github.com/mobiusml/hqq/`.",
+            "ImportError",
+            "ENV009",
+            "HQQ",
+        ),
+        (
+            "Loading a Quark quantized model requires the `quark` library but it was not found in the "
+            "environment. Please refer to https://quark.docs.amd.com/latest/install.html.",
+            "ImportError",
+            "ENV009",
+            "quark",
+        ),
+        ("Pandas is required for the TAPAS tokenizer.", "ImportError", "ENV009", "pandas"),
+        (
+            "You need optimum-quanto package version to be greater or equal than 0.2.5 to use "
+            "`QuantoQuantizedLayer`.",
+            "ImportError",
+            "ENV013",
+            "optimum-quanto",
+        ),
+        # megatron-core's words for Transformer Engine and APEX
+        (
+            "Only TE with version >=2.3.0 supports delay_wgrad_compute now.",
+            "RuntimeError",
+            "ENV008",
+            "transformer_engine",
+        ),
+        (
+            "ColumnParallelLinear was called with gradient_accumulation_fusion set to True but the custom CUDA "
+            "extension fused_weight_gradient_mlp_cuda module is not found. To use gradient_accumulation_fusion "
+            "you must install APEX with --cpp_ext and --cuda_ext.",
+            "RuntimeError",
+            "ENV009",
+            "apex",
+        ),
+        (
+            "ray.util.lightgbm has been removed as of Ray 2.0. Instead, use the `lightgbm-ray` library "
+            "directly or the `LightGBMTrainer` in Ray Train.",
+            "ImportError",
+            "ENV013",
+            "ray",
+        ),
+        (
+            "Please install the latest version of Quark (>=0.12).Please refer to "
+            "https://quark.docs.amd.com/latest/install.html.",
+            "ImportError",
+            "ENV013",
+            "quark",
+        ),
     ],
 )
 def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: str, module: str) -> None:

@@ -107,10 +107,21 @@ _VERSION_NEEDED = lazy_compile(
     r"[`'\"]?(?P<g>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)"
     r"|(?:before|prior to|below|after|since|above|from) (?P<e>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     # `The experimental `_owner` argument to `ray.put` has been removed in Ray 2.56.`
-    r"|\b(?:removed|deprecated|dropped|renamed|changed) in (?P<y>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
+    r"|\b(?:removed|deprecated|dropped|renamed|changed) (?:in|as of) (?P<y>[A-Za-z][\w-]*) v?\d+(?:\.\d+)+"
     # `requires `accelerate` v0.29.0. Please upgrade your version of accelerate`, `requires
     # `huggingface_hub` version 0.31.4 or higher`
     r"|\brequires? [`'\"](?P<w>[A-Za-z][\w-]*)[`'\"] (?:version )?v?\d+(?:\.\d+)+"
+    # `You need optimum-quanto package version to be greater or equal than 0.2.5`, `The gptqmodel
+    # version should be >= 1.4.3`
+    r"|(?<![\w.-])(?P<o>[A-Za-z][\w-]*) (?:package )?version (?:to be|should be|must be) "
+    r"(?:greater|higher|newer|at least|>=)"
+    # `Only TE with version >=2.3.0 supports delay_wgrad_compute now.` (megatron-core; a known
+    # package only)
+    r"|(?<![\w.-])(?P<l>[A-Za-z][\w-]*) with version\s*(?:>=|==|~=|>)\s*v?\d+(?:\.\d+)+"
+    # `Please install the latest version of Quark (>=0.12).` (with a pin: without one, the words
+    # only say how to install a package that is missing)
+    r"|\binstall the (?:latest|newest|most recent) version of [`'\"]?(?P<j>[A-Za-z][\w-]*[A-Za-z0-9])"
+    r"[`'\"]? \((?:>=|>) ?v?\d"
     r"|(?:upgrade|update|downgrade) (?:your )?(?:version|installation|install) of "
     r"[`'\"]?(?P<v>[A-Za-z][\w-]*)"
     r"|(?:upgrade|update|downgrade) (?:your )?[`'\"]?(?P<d>[A-Za-z][\w-]*)[`'\"]?(?: to| version|\b)",
@@ -153,9 +164,11 @@ _INSTALL_NEEDED = lazy_compile(
     # too old.` (torch's inductor)
     r"|cannot find a working (?P<z>[A-Za-z][\w.-]*) installation"
     # `Need to install fused_dense` (flash-attn's optional CUDA extensions), `you have to install
-    # `yt_dlp` first` (transformers' load_video)
-    r"|\b(?:needs?|ha(?:ve|s)) +to install (?:the )?[`'\"]?(?P<o>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
-    r"(?:[.,;:!)]|$| (?:package|library|extension|first|to)\b)"
+    # `yt_dlp` first` (transformers' load_video), `you must install APEX with --cpp_ext and
+    # --cuda_ext` (megatron-core's fused weight-gradient kernel)
+    r"|\b(?:(?:needs?|ha(?:ve|s)) +to|must) install (?:the )?(?!(?:latest|newest|it|them)\b)"
+    r"[`'\"]?(?P<o>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?"
+    r"(?:[.,;:!)]|$| (?:package|library|extension|first|to|with)\b)"
     # `Failed to import module 'bitsandbytes.optim'. Make sure the package is installed.`
     r"|failed to import (?:module |package )?['\"`](?P<v>[A-Za-z][\w]*)(?:\.[\w.]+)?['\"`]\. "
     r"(?:make sure|ensure|please install|is it installed)"
@@ -164,6 +177,13 @@ _INSTALL_NEEDED = lazy_compile(
     r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
     r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b"
     # `no FP8-compatible backend was installed. Valid backends are: `torchao`, ...` (accelerate)
+    # `A valid HQQ version (>=0.2.1) is not available. Please follow the instructions to install
+    # it` (transformers' quantizers: missing, or older than the pin)
+    r"|\bvalid [`'\"]?(?P<f>[A-Za-z][\w.-]*)[`'\"]? version \([<>=~!]{1,2} ?v?\d+(?:\.\d+)*\) "
+    r"is not (?:available|installed|found)"
+    # `Loading a Quark quantized model requires the `quark` library but it was not found in the
+    # environment` (transformers' requires_backends words)
+    r"|\brequires? (?:the )?[`'\"]?(?P<g>[A-Za-z][\w.-]*)[`'\"]? (?:library|package) but it was not found\b"
     r"|\bno [\w -]{1,40} (?:was|is|were|are) installed\. (?:Valid|Supported|Available) \w+ are:? "
     r"[`'\"]?(?P<u>[A-Za-z][\w.-]*[A-Za-z0-9])"
     # `nvidia-ml-py does not seem to be installed or it can't be imported.` (torch.cuda's pynvml)
@@ -172,7 +192,11 @@ _INSTALL_NEEDED = lazy_compile(
     r"|^[`'\"]?(?P<y>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:needs|has|must) (?:to )?be installed\b"
     # `tabulate package is required to visualize sharding` (an import's own words)
     r"|^(?:the )?[`'\"]?(?P<w>[A-Za-z][\w.-]*)[`'\"]? (?:package|library|module) "
-    r"(?:is|are) (?:required|needed)\b",
+    r"(?:is|are) (?:required|needed)\b"
+    # `Pandas is required for the TAPAS tokenizer.`, `Torch xla must be installed to use ...`: an
+    # import that opens with a package's name (a known package only)
+    r"|^[`'\"]?(?P<x>[A-Za-z][\w-]*(?: [A-Za-z][\w-]*)?)[`'\"]? "
+    r"(?:is required|must be installed) (?:for|to|by)\b",
     re.I,
 )
 
@@ -292,6 +316,8 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
             or m.group("w")
             or m.group("v")
             or m.group("z")
+            or m.group("o")
+            or m.group("j")
         ):
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
@@ -337,7 +363,7 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
         if m.lastgroup == "p" and not imported:
             continue  # `Cuda is not available.` raised as a ValueError: not an import
         named = (
-            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w")
+            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w", "x")
             # `... CUDA op requires DeepGEMM to be installed`, raised where the code needs it: a
             # package by any name, but a platform (`requires CUDA to be installed`)
             or (m.lastgroup == "l" and exc_type in _NEEDS_IT_TYPES and name.lower() not in _NOT_A_PACKAGE)
