@@ -126,6 +126,32 @@ def test_an_error_no_rule_knows_that_the_running_engine_died_of_is_the_engine_dy
     assert "followed by: FLOW013" in (report.unrecognized[0].hint or "")
 
 
+def test_an_error_no_rule_knows_raised_while_the_engine_was_built_is_no_death_of_a_running_engine() -> None:
+    """SGLang's scheduler raises while its model runner loads the model (constructors and a
+    loader are its callers), then the sigquit notice follows: the engine never started, so its
+    error is shown alone, the notice only named on it."""
+    s = "(WorkerDict pid=18422) "
+    sg = "/usr/local/lib/python3.10/dist-packages/sglang/srt"
+    text = (
+        f"{s}[2025-10-30 15:42:26 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+        f'{s}  File "{sg}/managers/scheduler.py", line 2966, in run_scheduler_process\n'
+        f"{s}    scheduler = Scheduler(server_args, port_args, gpu_id, tp_rank, dp_rank)\n"
+        f'{s}  File "{sg}/managers/scheduler.py", line 312, in __init__\n'
+        f"{s}    self.tp_worker = TpWorkerClass(\n"
+        f'{s}  File "{sg}/model_executor/model_runner.py", line 240, in __init__\n'
+        f"{s}    self.initialize(min_per_gpu_memory)\n"
+        f'{s}  File "{sg}/model_executor/model_runner.py", line 316, in load_model\n'
+        f"{s}    self.model = get_model(model_config=self.model_config)\n"
+        f'{s}  File "{sg}/layers/quantization/fp8.py", line 402, in process_weights_after_loading\n'
+        f"{s}    assert cpu_has_amx_support()\n"
+        f"{s}AssertionError: Fp8LinearMethod on CPU requires that CPU has AMX support\n"
+        f"{s}[2025-10-30 15:42:26] Received sigquit from a child process. It usually means the child failed.\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert report.findings == ()
+    assert [u.exception for u in report.unrecognized] == ["AssertionError"]
+
+
 def test_an_engine_that_never_finished_loading_did_not_die_after_starting() -> None:
     """SGLang's ranks did not all finish loading; its sigquit notice that follows is the same
     failed start, not a second failure of a running engine."""

@@ -6491,3 +6491,25 @@ def test_a_resource_pool_of_no_nodes_indexed_is_the_node_count_the_run_gave() ->
     findings = diagnose_text(log, _CATALOG).findings
     assert [f.rule for f in findings] == ["CFG014"]
     assert "trainer.nnodes" in findings[0].basis
+
+
+def test_a_refusal_that_says_to_edit_the_models_config_json_names_no_setting_of_the_run() -> None:
+    """verl's Megatron converter refusing DeepSeek-V3's multi-token-prediction layers asks for an
+    edit of the model's config.json: a field of the model's files, neither a value the run set
+    nor a folder that is no model. The same words telling the user to set an option still are."""
+    converter = "/opt/verl/verl/models/mcore/config_converter.py"
+    text = _tb(
+        "AssertionError: MTP is not supported for now, please modify the config.json to set "
+        "num_nextn_predict_layers to 0",
+        path=converter,
+        func="hf_to_mcore_config_dpskv3",
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert report.findings == ()
+    assert [u.exception for u in report.unrecognized] == ["AssertionError"]
+    text = _tb(
+        "AssertionError: Sequence packing is not supported for now, please set use_remove_padding to False",
+        path=converter,
+        func="hf_to_mcore_config_dpskv3",
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG014"]

@@ -436,7 +436,9 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
     if all(f.source in sources for f in errors):
         # An exception the rollout engine's own code raised, no rule knowing it, that the engine
         # then died of: that the engine died is what the log says of it (its message is shown).
-        engine = {u.line.source for u in unknowns if u.raised_in in ROLLOUT_ENGINES}
+        # Raised while the engine was being built (its model loading, its constructors), the
+        # engine never started: its death says nothing the exception does not.
+        engine = {u.line.source for u in unknowns if u.raised_in in ROLLOUT_ENGINES and not u.starting}
         died = [f for f in echoes if f.rule == _ENGINE_DIED and f.source in engine]
         return died, [f for f in errors if f not in died]
     return errors, []

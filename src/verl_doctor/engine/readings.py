@@ -226,6 +226,8 @@ class Unknown:
     verl_frame: str | None
     peer_lost: bool = False  # it only says the process at the other end went away
     raised_in: str | None = None  # the package of the frame that raised it, when shown
+    # raised while its library was being built (a constructor, a model loader among its callers)
+    starting: bool = False
 
 
 # A library refusing a feature by name: `OrionForCausalLM does not support gradient checkpointing`.
@@ -996,8 +998,21 @@ class ExceptionReadings:
         last = self._last_frame(line)
         raised = last is not None and 0 <= line.number - last[0] <= RAISED_WITHIN
         raised_in = last[1].package if last is not None and raised else None
+        starting = False
+        if last is not None and raised:
+            from verl_doctor.engine.fallbacks import starts_up
+
+            callers = self._caller.get(line.worker.key(), ())
+            starting = any(starts_up(func) for func in (*callers, last[1].func))
         self._unknown[fp] = Unknown(
-            line, exc, 1 + line.repeats, phase, deepest or detail, self._peer_lost(line, exc), raised_in
+            line,
+            exc,
+            1 + line.repeats,
+            phase,
+            deepest or detail,
+            self._peer_lost(line, exc),
+            raised_in,
+            starting,
         )
 
     def _peer_lost(self, line: Line, exc: ExceptionLine) -> bool:

@@ -46,6 +46,7 @@ from verl_doctor.engine.fallbacks.wording import (
     MISSING,
     MODEL_CONFIG_LACKS,
     MODEL_FAMILY,
+    MODEL_FILE_DIRECTED,
     MODEL_KIND_REFUSED,
     MODEL_PARALLEL,
     NOT_AN_OPTION,
@@ -470,7 +471,7 @@ def _config_check(
             not (
                 A_SETTING_NAMED.search(message)
                 or MODEL_PARALLEL.search(message)
-                or DIRECTS_AN_OPTION.search(message)
+                or (DIRECTS_AN_OPTION.search(message) and not MODEL_FILE_DIRECTED.search(message))
                 # a choice refused with the value shown (`No engine registered for ..., backend='automodel'`),
                 # or named in code's spelling (`trtllm_mla backend can only be used with MLA models`)
                 or (A_CHOICE.search(message) and (VALUE_SHOWN.search(message) or _names_an_option(message)))

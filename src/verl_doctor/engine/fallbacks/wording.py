@@ -91,6 +91,13 @@ DIRECTS_AN_OPTION = lazy_compile(
 )
 
 
+# A refusal that says to change the model's own config.json (`please modify the config.json to set
+# num_nextn_predict_layers to 0`): what it directs is a field of the model's files, not a setting.
+MODEL_FILE_DIRECTED = lazy_compile(
+    r"\b(?:modify|edit|change|update|fix)\s+(?:the\s+|your\s+)?(?:model'?s?\s+)?config\.json\b", re.I
+)
+
+
 def directed_option(message: str) -> str | None:
     """The option a refusal says to set or change (`Please increase your `--max-loras-per-batch``
     -> `--max-loras-per-batch`), as the message spells it, or None."""
