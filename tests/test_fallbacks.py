@@ -937,6 +937,16 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "ENV013",
             "optimum-quanto",
         ),
+        # a pin written after the package's name in quotes
+        (
+            "The AdEMAMix optimizer is not supported by your current version of `bitsandbytes`. Please "
+            "install `bitsandbytes` >= 0.44.0.",
+            "ValueError",
+            "ENV013",
+            "bitsandbytes",
+        ),
+        # a package the code needs where it raises, by the name it knows it by (vLLM's NIXL connector)
+        ("NIXL is not available", "RuntimeError", "ENV009", "nixl"),
         # megatron-core's words for Transformer Engine and APEX
         (
             "Only TE with version >=2.3.0 supports delay_wgrad_compute now.",
@@ -979,6 +989,8 @@ def test_versions_and_installs_named_loosely(message: str, exc_type: str, code: 
     assert classify("This feature requires Foo to be installed.", "ValueError") is None
     assert classify("The registry module was not found.", "ValueError") is None
     assert classify("temperature >= 0.5 is required", "ValueError") is None
+    # a platform is not a package, whoever raises it
+    assert classify("CUDA is not available", "RuntimeError") is None
 
 
 @pytest.mark.parametrize(
@@ -6513,3 +6525,24 @@ def test_a_refusal_that_says_to_edit_the_models_config_json_names_no_setting_of_
         func="hf_to_mcore_config_dpskv3",
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["CFG014"]
+
+
+def test_a_module_the_chat_scheduler_imports_by_its_setting_is_that_setting_not_a_package() -> None:
+    """verl 0.4/0.5 import multi_turn.completion_callback's module while they build the chat
+    scheduler: a module no known package provides is the name that setting gave."""
+    site = "/opt/conda/lib/python3.10/site-packages"
+    log = (
+        "(TaskRunner pid=87630) ERROR:2025-07-20 13:05:11,442:chat_scheduler init error: No module named "
+        "'agent_callbacks'\n"
+        "(TaskRunner pid=87630) Traceback (most recent call last):\n"
+        f'(TaskRunner pid=87630)   File "{site}/verl/workers/rollout/async_server.py", line 170, in '
+        "_init_chat_scheduler\n"
+        "(TaskRunner pid=87630)     self.chat_scheduler = ChatCompletionScheduler(\n"
+        f'(TaskRunner pid=87630)   File "{site}/verl/workers/rollout/chat_scheduler.py", line 282, in __init__\n'
+        "(TaskRunner pid=87630)     module = importlib.import_module(module_path)\n"
+        '(TaskRunner pid=87630)   File "/opt/conda/lib/python3.10/importlib/__init__.py", line 126, in '
+        "import_module\n"
+        "(TaskRunner pid=87630)     return _bootstrap._gcd_import(name[level:], package, level)\n"
+        "(TaskRunner pid=87630) ModuleNotFoundError: No module named 'agent_callbacks'\n"
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG008"

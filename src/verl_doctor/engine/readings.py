@@ -112,9 +112,16 @@ _MAPPING_METHODS = frozenset(("get", "items", "keys", "values", "update", "pop",
 _DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
 # verl's functions that write model.override_config into the model's config (verl/utils/model.py).
 _APPLIES_MODEL_OVERRIDES = frozenset(("update_model_config",))
-# verl's functions that import a module by a name a setting gives (or a path or a name).
+# verl's functions that import a module by a name a setting gives (or a path or a name); verl 0.4
+# and 0.5 build the chat scheduler of multi_turn.completion_callback (async_server.py).
 _LOADS_BY_NAME = frozenset(
-    ("load_class_from_fqn", "import_external_libs", "load_extern_type", "load_extern_object")
+    (
+        "load_class_from_fqn",
+        "import_external_libs",
+        "load_extern_type",
+        "load_extern_object",
+        "_init_chat_scheduler",
+    )
 )
 # A Ray worker's `(TaskRunner pid=1, ip=...)`, torch elastic's `[rank0]:`, an SGLang scheduler's
 # `[2025-08-15 09:02:11 TP0] `, srun's `0: `, a node's `[node-0] `.

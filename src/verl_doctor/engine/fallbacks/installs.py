@@ -71,7 +71,7 @@ VERSION_FOUND = lazy_compile(
 # `Ray version 2.43 is required`, `only available in Pytorch >=2.5`, `the installed version of
 # bitsandbytes`.
 _VERSION_NEEDED = lazy_compile(
-    r"(?<![\w.-])(?P<a>[A-Za-z][\w.-]*?)(?:\s+version)?\s*(?:>=|==|<=|~=|>|<)\s*v?\d+(?:\.\d+)+"
+    r"(?<![\w.-])(?P<a>[A-Za-z][\w.-]*?)[`'\"]?(?:\s+version)?\s*(?:>=|==|<=|~=|>|<)\s*v?\d+(?:\.\d+)+"
     r"|(?<![\w.-])(?P<b>[A-Za-z][\w-]*) (?:version |verion )?v?\d+(?:\.\d+)+\+? "
     r"(?:(?:or|and) (?:higher|later|newer|above) )?"
     r"(?:is|are) (?:required|needed)"
@@ -360,7 +360,14 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
         # An ImportError that opens with `X is not available` or `X is not installed` names the
         # module it could not import.
         imported = exc_type == "ImportError" and m.start() == 0
-        if m.lastgroup == "p" and not imported:
+        if (
+            m.lastgroup == "p"
+            and not imported
+            and not (
+                # (`NIXL is not available` raised where the code needs it: a package it knows)
+                exc_type in _NEEDS_IT_TYPES and known_package(name) and name.lower() not in _NOT_A_PACKAGE
+            )
+        ):
             continue  # `Cuda is not available.` raised as a ValueError: not an import
         named = (
             m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w", "x")
