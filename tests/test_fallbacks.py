@@ -6546,3 +6546,42 @@ def test_a_module_the_chat_scheduler_imports_by_its_setting_is_that_setting_not_
         "(TaskRunner pid=87630) ModuleNotFoundError: No module named 'agent_callbacks'\n"
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG008"
+
+
+@pytest.mark.parametrize(
+    ("last", "path", "func"),
+    [
+        # the model's config.json names an activation the engine's layers do not build
+        (
+            "ValueError: Activation function 'swish' is not supported.",
+            f"{_SITE}/vllm/model_executor/layers/activation.py",
+            "get_act_fn",
+        ),
+        # the model's heads, as its config.json gives them
+        (
+            "AssertionError: num_heads (28) is not divisible by num_kv_heads (8)",
+            f"{_SITE}/vllm/attention/layer.py",
+            "__init__",
+        ),
+        # a checkpoint's kv scales the attention back-end cannot apply
+        (
+            "AssertionError: key/v_scale is only supported in FlashAttention 3 with base dtype bfloat16",
+            f"{_SITE}/vllm/attention/backends/flash_attn.py",
+            "forward",
+        ),
+    ],
+)
+def test_the_engines_layers_refusing_what_the_model_is_name_no_setting(
+    last: str, path: str, func: str
+) -> None:
+    """The rollout engine's layers and attention back-ends judge the model and the batch: a
+    refusal there that names no setting of the run is not called an invalid config value."""
+    report = diagnose_text(_tb(last, path, func, "raise ValueError(msg)"), _CATALOG)
+    assert [f.rule for f in report.findings if f.rule == "CFG014"] == []
+    assert report.unrecognized
+
+
+def test_the_engines_layers_naming_a_setting_still_refuse_that_setting() -> None:
+    last = "AssertionError: AITER MLA requires max model len to be set to 32768"
+    path = f"{_SITE}/vllm/attention/backends/rocm_aiter_mla.py"
+    assert diagnose_text(_tb(last, path, "__init__"), _CATALOG).findings[0].rule == "CFG014"

@@ -168,6 +168,16 @@ _RAY_CHECKS_SETTINGS = lazy_compile(
 )
 
 
+# The rollout engines' model layers and attention back-ends (their quantization methods are read
+# on their own, below).
+_ENGINE_LAYERS = lazy_compile(
+    r"/(?:vllm/model_executor/layers/(?!quantization/)|vllm/attention/|vllm/v1/attention/|"
+    r"sglang/srt/layers/(?!quantization/))"
+)
+# A refusal asking for a value to be set (`requires max model len to be set to 32768`).
+_VALUE_TO_SET = lazy_compile(r"\b(?:to be|must be|should be|needs to be) set to\b", re.I)
+
+
 def _checks_settings(package: str, path: str, func: str) -> bool:
     """Whether this part of a library checks settings a run is given, rather than how code calls
     it: transformers' generate() is called by user code (reward judges), verl rolls out with vLLM
@@ -443,6 +453,21 @@ def _config_check(
         # (or a feature refused that one of verl's options switches on: `... is not compatible
         # with gradient checkpointing`, wherever the library checks it)
         if not (_checks_settings(package, p, func) or ENV_VARIABLE.search(message) or options):
+            return None
+        if (
+            package in ROLLOUT_ENGINES
+            and _ENGINE_LAYERS.search(p)
+            and not (
+                options
+                or ENV_VARIABLE.search(message)
+                or ENGINE_FLAG.search(message)
+                or DIRECTS_AN_OPTION.search(message)
+                or _VALUE_TO_SET.search(message)
+            )
+        ):
+            # The engine's layers and attention back-ends judge what the model and the batch are
+            # (its activation, its heads, a kv scale), not a setting, unless the refusal names one
+            # or asks for a value to be set.
             return None
         worded = (
             REFUSED.search(message)
