@@ -6563,6 +6563,12 @@ def test_a_module_the_chat_scheduler_imports_by_its_setting_is_that_setting_not_
             f"{_SITE}/vllm/attention/layer.py",
             "__init__",
         ),
+        # a request's image given as a plain path: what the sample holds
+        (
+            "ValueError: The URL must be either a HTTP, data or file URL.",
+            f"{_SITE}/vllm/multimodal/utils.py",
+            "load_from_url_async",
+        ),
         # a checkpoint's kv scales the attention back-end cannot apply
         (
             "AssertionError: key/v_scale is only supported in FlashAttention 3 with base dtype bfloat16",
@@ -6574,8 +6580,9 @@ def test_a_module_the_chat_scheduler_imports_by_its_setting_is_that_setting_not_
 def test_the_engines_layers_refusing_what_the_model_is_name_no_setting(
     last: str, path: str, func: str
 ) -> None:
-    """The rollout engine's layers and attention back-ends judge the model and the batch: a
-    refusal there that names no setting of the run is not called an invalid config value."""
+    """The rollout engine's layers and attention back-ends judge the model and the batch, its
+    multimodal code a request's content: a refusal there that names no setting of the run is not
+    called an invalid config value."""
     report = diagnose_text(_tb(last, path, func, "raise ValueError(msg)"), _CATALOG)
     assert [f.rule for f in report.findings if f.rule == "CFG014"] == []
     assert report.unrecognized

@@ -168,11 +168,11 @@ _RAY_CHECKS_SETTINGS = lazy_compile(
 )
 
 
-# The rollout engines' model layers and attention back-ends (their quantization methods are read
-# on their own, below).
-_ENGINE_LAYERS = lazy_compile(
+# The rollout engines' model layers, attention back-ends (their quantization methods are read on
+# their own, below) and the code that reads a request's images, audio and video.
+_ENGINE_MODEL_AND_INPUTS = lazy_compile(
     r"/(?:vllm/model_executor/layers/(?!quantization/)|vllm/attention/|vllm/v1/attention/|"
-    r"sglang/srt/layers/(?!quantization/))"
+    r"vllm/multimodal/|sglang/srt/layers/(?!quantization/)|sglang/srt/multimodal/)"
 )
 # A refusal asking for a value to be set (`requires max model len to be set to 32768`).
 _VALUE_TO_SET = lazy_compile(r"\b(?:to be|must be|should be|needs to be) set to\b", re.I)
@@ -456,7 +456,7 @@ def _config_check(
             return None
         if (
             package in ROLLOUT_ENGINES
-            and _ENGINE_LAYERS.search(p)
+            and _ENGINE_MODEL_AND_INPUTS.search(p)
             and not (
                 options
                 or ENV_VARIABLE.search(message)
@@ -466,8 +466,8 @@ def _config_check(
             )
         ):
             # The engine's layers and attention back-ends judge what the model and the batch are
-            # (its activation, its heads, a kv scale), not a setting, unless the refusal names one
-            # or asks for a value to be set.
+            # (its activation, its heads, a kv scale), its multimodal code what a request holds (an
+            # image's URL): not a setting, unless the refusal names one or asks for a value.
             return None
         worded = (
             REFUSED.search(message)
