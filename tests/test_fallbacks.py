@@ -6592,3 +6592,11 @@ def test_the_engines_layers_naming_a_setting_still_refuse_that_setting() -> None
     last = "AssertionError: AITER MLA requires max model len to be set to 32768"
     path = f"{_SITE}/vllm/attention/backends/rocm_aiter_mla.py"
     assert diagnose_text(_tb(last, path, "__init__"), _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_the_engines_layers_refusing_a_feature_a_setting_switched_on_refuse_that_setting() -> None:
+    """SGLang's logits processor refusing full logits under dp attention (enable_dp_attention,
+    an engine argument verl passes): the feature's setting is the value refused."""
+    last = "AssertionError: dp attention + sharded lm_head doesn't support full logits"
+    path = f"{_SITE}/sglang/srt/layers/logits_processor.py"
+    assert diagnose_text(_tb(last, path, "forward"), _CATALOG).findings[0].rule == "CFG014"

@@ -463,6 +463,9 @@ def _config_check(
                 or ENGINE_FLAG.search(message)
                 or DIRECTS_AN_OPTION.search(message)
                 or _VALUE_TO_SET.search(message)
+                # (an engine feature a rollout setting switches on, refused: `dp attention + sharded
+                # lm_head doesn't support full logits`)
+                or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
             )
         ):
             # The engine's layers and attention back-ends judge what the model and the batch are
