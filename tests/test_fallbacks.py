@@ -6600,3 +6600,7 @@ def test_the_engines_layers_refusing_a_feature_a_setting_switched_on_refuse_that
     last = "AssertionError: dp attention + sharded lm_head doesn't support full logits"
     path = f"{_SITE}/sglang/srt/layers/logits_processor.py"
     assert diagnose_text(_tb(last, path, "forward"), _CATALOG).findings[0].rule == "CFG014"
+    # (the fp8 KV cache that kv_cache_dtype switches on, in words that say `not yet supported`)
+    last = "NotImplementedError: TritonMLA V1 with FP8 KV cache not yet supported"
+    path = f"{_SITE}/vllm/v1/attention/backends/mla/triton_mla.py"
+    assert diagnose_text(_tb(last, path, "__init__"), _CATALOG).findings[0].rule == "CFG014"

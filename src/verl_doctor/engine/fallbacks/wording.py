@@ -117,6 +117,8 @@ def named_flag(message: str) -> bool:
 # A feature or combination the library does not support, said in so many words.
 UNSUPPORTED = lazy_compile(
     r"\b(?:is|are) not (?:yet |currently )?supported|\bnot supported (?:yet|for|with|in|when)\b|"
+    # `TritonMLA V1 with FP8 KV cache not yet supported`
+    r"\bnot yet supported\b|"
     # `Virtual pipeline model parallelism is temporarily unsupported in FalconH1 models`
     r"\b(?:is|are) (?:temporarily |currently )?unsupported (?:in|for|with|when|by)\b|"
     r"\bdo(?:es)?(?: not|n't) (?:yet |currently )?support\b|\bnot (?:yet )?implemented\b|"
