@@ -6604,3 +6604,16 @@ def test_the_engines_layers_refusing_a_feature_a_setting_switched_on_refuse_that
     last = "NotImplementedError: TritonMLA V1 with FP8 KV cache not yet supported"
     path = f"{_SITE}/vllm/v1/attention/backends/mla/triton_mla.py"
     assert diagnose_text(_tb(last, path, "__init__"), _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_an_operator_refusing_a_settings_type_names_the_setting_its_line_reads() -> None:
+    """`data.max_prompt_length=1024*2` stays a string; verl's filter compares it with a length
+    (`lambda doc: doc2len(doc) <= self.max_prompt_length`): the line Python printed names the
+    setting, though it is no assert. Comparing two values of a sample names none."""
+    last = "TypeError: '<=' not supported between instances of 'int' and 'str'"
+    path = "/opt/verl/verl/utils/dataset/rl_dataset.py"
+    text = _tb(last, path, "<lambda>", "lambda doc: doc2len(doc) <= self.max_prompt_length,")
+    first = diagnose_text(text, _CATALOG).findings[0]
+    assert first.rule == "CFG014" and "data.max_prompt_length" in first.basis
+    text = _tb(last, path, "<lambda>", "lambda doc: doc['score'] <= doc['threshold'],")
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings if f.rule == "CFG014"] == []

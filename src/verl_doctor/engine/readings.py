@@ -330,6 +330,12 @@ def _word_in(word: str, text: str) -> bool:
     return re.search(rf"(?<![\w.]){re.escape(word)}(?![\w])", text) is not None
 
 
+# Python refusing an operator for its operands' types.
+_OPERAND_TYPES = lazy_compile(
+    r"not supported between instances of '\w+' and '\w+'|unsupported operand type\(s\) for "
+)
+
+
 def _code_line(follow: str, any_statement: bool = False) -> str:
     """The first line after a traceback frame: the source line Python printed for it (only an
     `assert` or `raise` unless `any_statement`)."""
@@ -1281,7 +1287,13 @@ class ExceptionReadings:
         # The `raise`/`assert` statement the traceback printed, when it did: the library refused
         # on purpose, and the names it reads (`self.config.rollout.skip_tokenizer_init`) are the
         # settings it refused.
-        statement = _code_line(self._frame_follow.get(line.worker.key(), ""))
+        # (an operator refusing its operands' types, `'<=' not supported between instances of 'int'
+        # and 'str'`, was applied by the line Python printed, whatever it is: the names it reads,
+        # `self.max_prompt_length`, are the operands)
+        statement = _code_line(
+            self._frame_follow.get(line.worker.key(), ""),
+            any_statement=exc.type == "TypeError" and _OPERAND_TYPES.search(exc.message) is not None,
+        )
         if not message and exc.type == "AssertionError":
             # a bare `assert`: its condition says what failed (of one spread over lines, Python
             # prints the line that holds the part that failed: `config.actor.ppo_mini_batch_size`)
