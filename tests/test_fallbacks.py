@@ -1366,9 +1366,9 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
         ),
         # what an option's value must hold, or holds and may not: a refused value, not a missing one
         (
-            "AssertionError: resume_from_path must specify the global_steps",
-            "/opt/verl/verl/trainer/fsdp_sft_trainer.py",
-            "_determine_resume_path",
+            "AssertionError: ppo_epochs must specify a positive number of passes",
+            "/opt/verl/verl/workers/config/actor.py",
+            "__post_init__",
             "CFG014",
         ),
         (

@@ -153,8 +153,9 @@ def test_srun_labelled_lines_of_one_task_do_not_continue_another_tasks_message()
         "(the terminal was wide)\n"
     )
     report = diagnose_text(text, _CATALOG)
-    assert [f.rule for f in report.findings] == ["CFG014"]
-    assert "trainer.resume_from_path" in report.findings[0].basis
+    assert [f.rule for f in report.findings] == ["FLOW014"]
+    # each task's exception is its own line, not continued by the other task's
+    assert [e.text.split(": ", 1)[0] for e in report.findings[0].evidence] == ["0", "1"]
 
 
 def test_hydras_wrapper_after_a_workers_exception_does_not_continue_its_message() -> None:
