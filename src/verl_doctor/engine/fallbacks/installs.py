@@ -176,7 +176,6 @@ _INSTALL_NEEDED = lazy_compile(
     # a name spelt like a distribution (a hyphen, underscore or digit)
     r"|requires? (?:the )?(?P<q>[A-Za-z][\w.]*[-_\d][\w.-]*) (?:library|package)"
     r"|^[`'\"]?(?P<p>[A-Za-z][\w.-]*)[`'\"]? is not available\b"
-    # `no FP8-compatible backend was installed. Valid backends are: `torchao`, ...` (accelerate)
     # `A valid HQQ version (>=0.2.1) is not available. Please follow the instructions to install
     # it` (transformers' quantizers: missing, or older than the pin)
     r"|\bvalid [`'\"]?(?P<f>[A-Za-z][\w.-]*)[`'\"]? version \([<>=~!]{1,2} ?v?\d+(?:\.\d+)*\) "
@@ -184,6 +183,7 @@ _INSTALL_NEEDED = lazy_compile(
     # `Loading a Quark quantized model requires the `quark` library but it was not found in the
     # environment` (transformers' requires_backends words)
     r"|\brequires? (?:the )?[`'\"]?(?P<g>[A-Za-z][\w.-]*)[`'\"]? (?:library|package) but it was not found\b"
+    # `no FP8-compatible backend was installed. Valid backends are: `torchao`, ...` (accelerate)
     r"|\bno [\w -]{1,40} (?:was|is|were|are) installed\. (?:Valid|Supported|Available) \w+ are:? "
     r"[`'\"]?(?P<u>[A-Za-z][\w.-]*[A-Za-z0-9])"
     # `nvidia-ml-py does not seem to be installed or it can't be imported.` (torch.cuda's pynvml)

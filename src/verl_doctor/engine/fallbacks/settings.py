@@ -75,6 +75,7 @@ from verl_doctor.engine.fallbacks.wording import (
     UNSUPPORTED,
     USE_ANOTHER,
     VALUE_SHOWN,
+    VALUE_TO_SET,
     WEIGHTS_FORMAT_REFUSED,
     WORKER_ROLES,
     WRONG_BASE,
@@ -174,8 +175,6 @@ _ENGINE_MODEL_AND_INPUTS = lazy_compile(
     r"/(?:vllm/model_executor/layers/(?!quantization/)|vllm/attention/|vllm/v1/attention/|"
     r"vllm/multimodal/|sglang/srt/layers/(?!quantization/)|sglang/srt/multimodal/)"
 )
-# A refusal asking for a value to be set (`requires max model len to be set to 32768`).
-_VALUE_TO_SET = lazy_compile(r"\b(?:to be|must be|should be|needs to be) set to\b", re.I)
 
 
 def _checks_settings(package: str, path: str, func: str) -> bool:
@@ -462,7 +461,7 @@ def _config_check(
                 or ENV_VARIABLE.search(message)
                 or ENGINE_FLAG.search(message)
                 or DIRECTS_AN_OPTION.search(message)
-                or _VALUE_TO_SET.search(message)
+                or VALUE_TO_SET.search(message)
                 # (an engine feature a rollout setting switches on, refused: `dp attention + sharded
                 # lm_head doesn't support full logits`)
                 or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))

@@ -98,6 +98,10 @@ MODEL_FILE_DIRECTED = lazy_compile(
 )
 
 
+# A refusal asking for a value to be set (`requires max model len to be set to 32768`).
+VALUE_TO_SET = lazy_compile(r"\b(?:to be|must be|should be|needs to be) set to\b", re.I)
+
+
 def directed_option(message: str) -> str | None:
     """The option a refusal says to set or change (`Please increase your `--max-loras-per-batch``
     -> `--max-loras-per-batch`), as the message spells it, or None."""
