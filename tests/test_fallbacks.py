@@ -937,6 +937,14 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "ENV013",
             "optimum-quanto",
         ),
+        # the installed release named, whatever the words then ask to install
+        (
+            "Your currently installed version of Keras is Keras 3, but this is not yet supported in "
+            "Transformers. Please install the backwards-compatible tf-keras package with `pip install tf-keras`.",
+            "ValueError",
+            "ENV013",
+            "keras",
+        ),
         # a pin written after the package's name in quotes
         (
             "The AdEMAMix optimizer is not supported by your current version of `bitsandbytes`. Please "

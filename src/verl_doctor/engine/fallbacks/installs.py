@@ -318,6 +318,8 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
             or m.group("z")
             or m.group("o")
             or m.group("j")
+            # `Your currently installed version of Keras is Keras 3, but this is not yet supported`
+            or m.group("c")
         ):
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
