@@ -6577,11 +6577,12 @@ def test_a_module_the_chat_scheduler_imports_by_its_setting_is_that_setting_not_
             f"{_SITE}/vllm/multimodal/utils.py",
             "load_from_url_async",
         ),
-        # a checkpoint's kv scales the attention back-end cannot apply
+        # the model's head size, which the attention back-end has no kernel for
         (
-            "AssertionError: key/v_scale is only supported in FlashAttention 3 with base dtype bfloat16",
-            f"{_SITE}/vllm/attention/backends/flash_attn.py",
-            "forward",
+            "ValueError: Head size 80 is not supported by FlashAttention. Supported head sizes are: "
+            "[32, 64, 96, 128, 160, 192, 224, 256].",
+            f"{_SITE}/vllm/v1/attention/backends/flash_attn.py",
+            "validate_head_size",
         ),
     ],
 )
@@ -6608,6 +6609,13 @@ def test_the_engines_layers_refusing_a_feature_a_setting_switched_on_refuse_that
     last = "AssertionError: dp attention + sharded lm_head doesn't support full logits"
     path = f"{_SITE}/sglang/srt/layers/logits_processor.py"
     assert diagnose_text(_tb(last, path, "forward"), _CATALOG).findings[0].rule == "CFG014"
+    # (a precision, which rollout.dtype chooses)
+    last = "AssertionError: hidden_states must be bfloat16"
+    path = f"{_SITE}/sglang/srt/layers/moe/fused_moe_triton/triton_kernels_moe.py"
+    assert (
+        diagnose_text(_tb(last, path, "triton_kernel_fused_experts_with_bias"), _CATALOG).findings[0].rule
+        == "CFG014"
+    )
     # (the fp8 KV cache that kv_cache_dtype switches on, in words that say `not yet supported`)
     last = "NotImplementedError: TritonMLA V1 with FP8 KV cache not yet supported"
     path = f"{_SITE}/vllm/v1/attention/backends/mla/triton_mla.py"

@@ -30,6 +30,7 @@ from verl_doctor.engine.fallbacks.wording import (
     DATA_BLAMED,
     DIRECTS_AN_OPTION,
     DIVIDE,
+    DTYPE_NAMED,
     EMPTY_VALUE,
     ENGINE_FEATURE,
     ENGINE_FLAG,
@@ -465,6 +466,8 @@ def _config_check(
                 # (an engine feature a rollout setting switches on, refused: `dp attention + sharded
                 # lm_head doesn't support full logits`)
                 or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
+                # (a precision, which rollout.dtype chooses: `hidden_states must be bfloat16`)
+                or DTYPE_NAMED.search(message)
             )
         ):
             # The engine's layers and attention back-ends judge what the model and the batch are

@@ -157,10 +157,15 @@ ABOUT_THE_MODEL = lazy_compile(
 )
 
 
+# A precision named outright (`hidden_states must be bfloat16`, `dtype`).
+_DTYPE = r"\b(?:b?float16|float32|bf16|fp16|dtype)\b"
+DTYPE_NAMED = lazy_compile(_DTYPE)
+
+
 # A dtype named outright: a refusal that speaks of the model is still answered by choosing
 # another precision (`The model type gemma2 does not support float16`).
 A_SETTING_NAMED = lazy_compile(
-    r"\b(?:b?float16|float32|bf16|fp16|dtype)\b|"
+    _DTYPE + r"|"
     # an argument or flag named as such: the `quantization` argument, option `--tp`, --max-num-seqs
     # (not a model config's field, as transformers calls them: `sliding_window` argument in the config)
     r"`[\w.-]+`(?: \w+)? (?:argument|option|parameter|flag|setting)\b(?! in the (?:model(?:'s)? )?config\b)|"
