@@ -2089,12 +2089,7 @@ def test_refusals_that_name_a_registry_value_or_the_option_to_set(
 @pytest.mark.parametrize(
     ("message", "path", "code"),
     [
-        # the value a check shows it holds, and a limit a request passed
-        (
-            "ValueError: Truncation side should be selected between 'right' and 'left', current value: middle",
-            f"{_SITE}/transformers/tokenization_utils_base.py",
-            "CFG014",
-        ),
+        # a limit a request passed
         ("ValueError: Cannot request more than 20 logprobs.", f"{_SITE}/vllm/engine/llm_engine.py", "CFG014"),
         # an engine's code for one architecture refusing what the model's config.json holds
         (
@@ -6633,3 +6628,138 @@ def test_an_operator_refusing_a_settings_type_names_the_setting_its_line_reads()
     assert first.rule == "CFG014" and "data.max_prompt_length" in first.basis
     text = _tb(last, path, "<lambda>", "lambda doc: doc['score'] <= doc['threshold'],")
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings if f.rule == "CFG014"] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "message"),
+    [
+        # a tokenizer's own arguments, set by the code that builds it
+        (
+            f"{_SITE}/transformers/tokenization_utils_base.py",
+            "__init__",
+            "ValueError: Padding side should be selected between 'right' and 'left', current value: Left",
+        ),
+        # a cache's layout, chosen by the code that generates
+        (
+            f"{_SITE}/transformers/cache_utils.py",
+            "__init__",
+            "ValueError: Setting `cache_implementation` to 'sliding_window' requires the model config supporting "
+            "sliding window attention, please check if there is a `sliding_window` field in the model config and "
+            "it's not set to None.",
+        ),
+        # an image processor's sizes, from the model folder's preprocessor config
+        (
+            f"{_SITE}/transformers/image_processing_utils.py",
+            "center_crop",
+            "ValueError: The size dictionary must have keys 'height' and 'width'. Got dict_keys(['shortest_edge'])",
+        ),
+        # a quantizer judging where a checkpoint is placed
+        (
+            f"{_SITE}/transformers/quantizers/quantizer_higgs.py",
+            "validate_environment",
+            "ValueError: You are attempting to load a HIGGS model with a device_map that contains a CPU or disk "
+            "device. This is not supported. Please remove the CPU or disk device from the device_map.",
+        ),
+    ],
+)
+def test_transformers_checks_no_setting_of_the_run_outside_what_verl_hands_it(
+    path: str, func: str, message: str
+) -> None:
+    """verl hands transformers the model's config (override_config), the attention implementation,
+    the dtype and a generation config; transformers refusing its tokenizer's, cache's, processor's
+    or quantizer's arguments judges what the calling code or the model folder gave it."""
+    assert "CFG014" not in [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "message"),
+    [
+        (
+            f"{_SITE}/transformers/modeling_utils.py",
+            "__init__",
+            "KeyError: '`sdpa2` is not a valid attention implementation registered in the `AttentionInterface`'",
+        ),
+        (
+            f"{_SITE}/transformers/integrations/tensor_parallel.py",
+            "_prepare_output_fn",
+            "ValueError: The number of experts must be divisible by number of ep_size: 32 % 6 != 0",
+        ),
+    ],
+)
+def test_transformers_checking_what_verl_hands_it_checks_a_setting(
+    path: str, func: str, message: str
+) -> None:
+    first = diagnose_text(_tb(message, path, func), _CATALOG).findings[0]
+    assert first.rule in ("CFG014", "CFG010")
+
+
+def test_a_range_written_around_the_word_version_names_the_package_to_install() -> None:
+    log = _tb(
+        "ValueError: Kernels are not available. Please install a compatible version (0.19.1 <= version < "
+        "0.20.0), e.g. `pip install kernels==0.19.1`",
+        f"{_SITE}/transformers/modeling_utils.py",
+        "set_use_kernels",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule in ("ENV009", "ENV013")
+    assert "kernels" in first.basis and "version version" not in first.basis
+
+
+def test_an_engines_tracing_exporter_refusing_its_protocol_is_no_setting_of_the_run() -> None:
+    """vLLM's OpenTelemetry exporter is set up by the engine's environment, not by a setting verl
+    passes: its refusal is no config finding."""
+    log = _frames(
+        (f"{_SITE}/vllm/engine/llm_engine.py", "__init__", "self.tracer = init_tracer("),
+        (
+            f"{_SITE}/vllm/tracing.py",
+            "init_tracer",
+            "span_exporter = get_span_exporter(otlp_traces_endpoint)",
+        ),
+        (f"{_SITE}/vllm/tracing.py", "get_span_exporter", "raise ValueError("),
+        last="ValueError: Unsupported OTLP protocol 'http/json' is configured",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_an_error_verl_hands_on_from_its_engine_is_not_verls_check() -> None:
+    """verl's collective_rpc re-raises what the engine's workers returned (`raise output`): the
+    refusal is the engine's (here its MoE layer judging a checkpoint's scales), not a check of
+    verl's config."""
+    log = _frames(
+        (f"{_SITE}/vllm/v1/worker/gpu_worker.py", "load_model", 'self.collective_rpc("load_model")'),
+        (
+            "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+            "collective_rpc",
+            "raise output",
+        ),
+        last="ValueError: input_scales of w1 and w3 of a layer must be equal. But got tensor(0.0213, "
+        "device='cuda:0') vs. tensor([0.0187], device='cuda:0')",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+    # verl's own check, raised where it is written, is read as one
+    own = _frames(
+        ("/opt/verl/verl/workers/config/rollout.py", "__post_init__", 'raise ValueError(f"...")'),
+        last="ValueError: rollout.n must be positive, got 0",
+    )
+    assert diagnose_text(own, _CATALOG).findings[0].rule in ("CFG014", "CFG011")
+
+
+@pytest.mark.parametrize(
+    ("path", "message"),
+    [
+        # a KV-cache precision (kv_cache_dtype, an engine argument) refused in the attention layer
+        (
+            f"{_SITE}/vllm/attention/layer.py",
+            "ValueError: fp8_e5m2 kv-cache is not supported with fp8 checkpoints.",
+        ),
+        # expert-parallel load balancing (enable_eplb) refused in the MoE layer
+        (
+            f"{_SITE}/vllm/model_executor/layers/fused_moe/layer.py",
+            "NotImplementedError: EPLB is only supported for FP8 quantization for now.",
+        ),
+    ],
+)
+def test_an_engine_feature_a_setting_switches_on_refused_in_its_layers_is_that_setting(
+    path: str, message: str
+) -> None:
+    assert diagnose_text(_tb(message, path, "__init__"), _CATALOG).findings[0].rule == "CFG014"

@@ -336,6 +336,11 @@ _OPERAND_TYPES = lazy_compile(
 )
 
 
+# A `raise` of an error held in a variable (`raise output`, `raise exc from None`,
+# `raise value.as_instanceof_cause()`): not a check of the frame's own.
+_RELAYED = lazy_compile(r"raise\s+(?![A-Z])[a-z_][\w.]*(?:\(\))?(?:\s+from\s+\w+)?\s*$")
+
+
 def _code_line(follow: str, any_statement: bool = False) -> str:
     """The first line after a traceback frame: the source line Python printed for it (only an
     `assert` or `raise` unless `any_statement`)."""
@@ -1294,6 +1299,11 @@ class ExceptionReadings:
             self._frame_follow.get(line.worker.key(), ""),
             any_statement=exc.type == "TypeError" and _OPERAND_TYPES.search(exc.message) is not None,
         )
+        if _RELAYED.match(statement):
+            # (`raise output`, `raise e`: the frame hands on an error it received, from a worker
+            # or an engine it called; that error's own traceback, where the log has it, says who
+            # refused, not this frame's code)
+            return False
         if not message and exc.type == "AssertionError":
             # a bare `assert`: its condition says what failed (of one spread over lines, Python
             # prints the line that holds the part that failed: `config.actor.ppo_mini_batch_size`)

@@ -293,6 +293,10 @@ def called_for_another_verl(message: str) -> Fallback | None:
 UPGRADE = lazy_compile(r"\blatest version of\b|\b(?:pip3? install )?(?:--upgrade|-U)\b|\bupgrade\b", re.I)
 
 
+# Words a pin may follow that name no package.
+_NOT_A_PACKAGE_NAME = frozenset(("version", "versions", "release", "v"))
+
+
 _TO_INSTALL = lazy_compile(r"\binstall|your version is|installed version", re.I)
 
 
@@ -303,6 +307,8 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
         if m.group("a") and not _ASKS_FOR_PIN.search(message, max(0, m.start() - 80), m.end() + 40):
             continue  # a pin listed (`specified pip field: ['math-verify==0.7.0']`), not one asked for
         name = next(g for g in m.groups() if g)
+        if name.lower() in _NOT_A_PACKAGE_NAME:
+            continue  # a range written around the word itself (`0.19.1 <= version < 0.20.0`)
         if m.group("t") and name.lower() == "distributed":
             continue  # torch's words for torch.distributed (`Distributed package doesn't have MPI built in`)
         package = known_package(name)

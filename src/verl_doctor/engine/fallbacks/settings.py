@@ -170,6 +170,22 @@ _RAY_CHECKS_SETTINGS = lazy_compile(
 )
 
 
+# Of transformers' code, only what verl hands it from the run's config is checked there: the
+# model's config classes (model.override_config), rope scaling, a GenerationConfig (whoever
+# generates), the attention implementation, the dtype and the split of a model over the ranks.
+# Its tokenizers, processors, caches, a checkpoint's quantization config and its kernels judge
+# the model folder, the data or the code calling them.
+_TRANSFORMERS_SETTINGS = lazy_compile(
+    r"/transformers/(?:(?:generation/|distributed/)?configuration_utils|modeling_rope_utils|"
+    r"models/\w+/configuration_\w+|integrations/(?:tensor_parallel|\w*attention\w*))\.py:|"
+    r"/transformers/modeling_utils\.py:\w*(?:attn|attention|sdpa|dispatch|dtype)\w*$"
+)
+# ... and those settings named in a refusal, wherever transformers checks them.
+_TRANSFORMERS_SETTING_WORDS = lazy_compile(
+    r"\battention implementation|\battn_implementation\b|\brope_(?:scaling|type|theta)\b"
+)
+
+
 # The rollout engines' model layers, attention back-ends (their quantization methods are read on
 # their own, below) and the code that reads a request's images, audio and video.
 _ENGINE_MODEL_AND_INPUTS = lazy_compile(
@@ -178,15 +194,21 @@ _ENGINE_MODEL_AND_INPUTS = lazy_compile(
 )
 
 
-def _checks_settings(package: str, path: str, func: str) -> bool:
+# The rollout engines' telemetry: OpenTelemetry tracing and their metrics loggers.
+_ENGINE_TELEMETRY = lazy_compile(r"/(?:vllm|sglang)/(?:tracing\.py$|tracing/|v1/metrics/|srt/metrics/)")
+
+
+def _checks_settings(package: str, path: str, func: str, message: str = "") -> bool:
     """Whether this part of a library checks settings a run is given, rather than how code calls
-    it: transformers' generate() is called by user code (reward judges), verl rolls out with vLLM
-    or SGLang; datasets' loading arguments (a split, a config name) are settings of the data."""
+    it (or, for transformers, whether `message` names a setting verl hands it): transformers'
+    generate() is called by user code (reward judges), verl rolls out with vLLM or SGLang;
+    datasets' loading arguments (a split, a config name) are settings of the data."""
     if package == "ray":
         return bool(_RAY_CHECKS_SETTINGS.search(path + ":" + func))
     if package == "transformers":
-        # (a GenerationConfig checking its own values checks settings, whoever generates)
-        return "/transformers/generation/" not in path or path.endswith("/generation/configuration_utils.py")
+        return bool(
+            _TRANSFORMERS_SETTINGS.search(path + ":" + func) or _TRANSFORMERS_SETTING_WORDS.search(message)
+        )
     if package == "torch":
         return bool(_TORCH_SETTINGS.search(path + ":" + func))
     if package == "datasets":
@@ -196,6 +218,10 @@ def _checks_settings(package: str, path: str, func: str) -> bool:
         # DataProto's own checks judge the data code hands it (its shapes, keys, batch dims); the
         # batch arithmetic behind its chunks is CFG004's signatures
         return not path.endswith("/verl/protocol.py")
+    if package in ROLLOUT_ENGINES and _ENGINE_TELEMETRY.search(path):
+        # (its tracing exporters and metrics loggers: set up by the engine's own environment, not
+        # by a setting verl passes)
+        return False
     if package in ROLLOUT_ENGINES and "/device_communicators/" in path:
         # the engines' collective back-ends probe the machine (its CUDA libraries, NVLink, P2P)
         return False
@@ -452,7 +478,7 @@ def _config_check(
             return None
         # (or a feature refused that one of verl's options switches on: `... is not compatible
         # with gradient checkpointing`, wherever the library checks it)
-        if not (_checks_settings(package, p, func) or ENV_VARIABLE.search(message) or options):
+        if not (_checks_settings(package, p, func, message) or ENV_VARIABLE.search(message) or options):
             return None
         if (
             package in ROLLOUT_ENGINES

@@ -678,7 +678,7 @@ FEATURE_SWITCHED = lazy_compile(r"^(?:\[[\w.-]+\] )?(?:Disabling|Enabling|Turnin
 # (`Prefix caching is not supported for Mamba yet`: rollout.enable_prefix_caching).
 ENGINE_FEATURE = lazy_compile(
     r"\b(?:prefix[ -]caching|chunked[ -]prefill|cuda[ -]?graphs?|sleep[ -]mode|speculative decoding|"
-    r"fp8 kv[ -]cache|dp[ -]attention)\b",
+    r"(?:fp8|fp8_e[45]m[23]|int8) kv[ -]cache|dp[ -]attention|eplb|expert parallel load balanc\w*)\b",
     re.I,
 )
 
