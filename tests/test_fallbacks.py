@@ -6763,3 +6763,17 @@ def test_an_engine_feature_a_setting_switches_on_refused_in_its_layers_is_that_s
     path: str, message: str
 ) -> None:
     assert diagnose_text(_tb(message, path, "__init__"), _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_pinned_package_said_not_to_be_installed_is_missing() -> None:
+    """`needs torchcodec>=0.3.0 with FFmpeg, which is not installed`: the pin names the release
+    it would need, of a package that is not there at all."""
+    log = _tb(
+        "RuntimeError: The audio source is a 'm4a' file, which soundfile cannot decode. Loading audio from this "
+        "source needs torchcodec>=0.3.0 with FFmpeg, which is not installed or can't be loaded.",
+        f"{_SITE}/transformers/audio_utils.py",
+        "load_audio",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "ENV009"
+    assert any("torchcodec" in c for fix in first.fixes for c in fix.commands)
