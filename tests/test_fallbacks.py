@@ -308,12 +308,6 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/ray/runtime_env/runtime_env.py",
             "CFG014",
         ),
-        # Ray's node start-up checking ray_init's sizes: its settings code, whatever the words.
-        (
-            "ValueError: The requested object store memory size is greater than the total available memory.",
-            f"{_SITE}/ray/_private/services.py",
-            "CFG014",
-        ),
         # `ep` inside another option's name is no expert-parallel size, in a file that sets up the
         # parallel layout or not; the size's own option is.
         (
@@ -1407,13 +1401,7 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "__init__",
             "CFG014",
         ),
-        # Ray's node start reading an address from ray_init; transformers refusing a dtype string
-        (
-            "ValueError: Unable to parse port number from ${RAY_HEAD_PORT} (full address = 10.1.0.5:${RAY_HEAD_PORT})",
-            "/usr/local/lib/python3.10/dist-packages/ray/_private/node.py",
-            "__init__",
-            "CFG014",
-        ),
+        # transformers refusing a dtype string
         (
             "ValueError: `dtype` provided as a `str` can only be `'auto'`, or a string representation of a valid "
             "`torch.dtype`",
@@ -6777,3 +6765,38 @@ def test_a_pinned_package_said_not_to_be_installed_is_missing() -> None:
     first = diagnose_text(log, _CATALOG).findings[0]
     assert first.rule == "ENV009"
     assert any("torchcodec" in c for fix in first.fixes for c in fix.commands)
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "message"),
+    [
+        (
+            f"{_SITE}/ray/_private/services.py",
+            "determine_plasma_store_config",
+            "ValueError: The configured object store size (100.0 GB) exceeds /dev/shm size (0.067108864 GB). "
+            "This will harm performance. Consider deleting files in /dev/shm or increasing its size with "
+            "--shm-size in Docker.",
+        ),
+        (
+            f"{_SITE}/ray/_private/services.py",
+            "determine_plasma_store_config",
+            "ValueError: The requested object store memory size is greater than the total available memory.",
+        ),
+        (
+            f"{_SITE}/ray/_private/node.py",
+            "__init__",
+            "ValueError: Unable to parse port number from ${RAY_HEAD_PORT} (full address = 10.1.0.5:${RAY_HEAD_PORT})",
+        ),
+        (
+            f"{_SITE}/ray/_private/node.py",
+            "check_persisted_session_name",
+            "ValueError: Invalid Redis port provided: -1.The port must be a non-negative integer.",
+        ),
+    ],
+)
+def test_ray_judging_the_cluster_it_starts_or_joins_is_no_setting_of_the_run(
+    path: str, func: str, message: str
+) -> None:
+    """Ray's node and services code judges the cluster (its address, ports, session, the object
+    store against /dev/shm): no config finding unless a setting of the run is named."""
+    assert "CFG014" not in [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]

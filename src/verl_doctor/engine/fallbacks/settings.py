@@ -154,6 +154,10 @@ _TORCH_SETTINGS = lazy_compile(
 )
 
 
+# Ray's code that starts or joins a cluster's node.
+_RAY_CLUSTER_CODE = lazy_compile(r"/ray/_private/(?:node|services)\.py$")
+
+
 # Packages whose settings-checking code is all of the code a check is accepted from.
 _SETTINGS_CODE_ONLY = frozenset(("ray", "torch"))
 
@@ -475,6 +479,11 @@ def _config_check(
         return None
     if not by_frame:
         if package not in STACK_PACKAGES:
+            return None
+        if package == "ray" and _RAY_CLUSTER_CODE.search(p) and not options:
+            # Ray's node and services code judges the cluster it starts or joins (its address,
+            # ports, session, the object store against /dev/shm), not a value of the run's, unless
+            # the refusal names one of its settings.
             return None
         # (or a feature refused that one of verl's options switches on: `... is not compatible
         # with gradient checkpointing`, wherever the library checks it)
