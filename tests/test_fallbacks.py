@@ -6800,3 +6800,25 @@ def test_ray_judging_the_cluster_it_starts_or_joins_is_no_setting_of_the_run(
     """Ray's node and services code judges the cluster (its address, ports, session, the object
     store against /dev/shm): no config finding unless a setting of the run is named."""
     assert "CFG014" not in [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "message"),
+    [
+        (
+            f"{_SITE}/vllm/inputs/parse.py",
+            "parse_and_batch_prompt",
+            "ValueError: please provide at least one prompt",
+        ),
+        (
+            f"{_SITE}/vllm/entrypoints/chat_utils.py",
+            "all_mm_data",
+            "ValueError: Mixing raw image and embedding inputs is not allowed",
+        ),
+    ],
+)
+def test_an_engine_refusing_what_a_request_holds_is_no_setting(path: str, func: str, message: str) -> None:
+    """vLLM's input parsing and chat-message code judge a request's prompt and messages: what the
+    code sending it built, not a setting of the run."""
+    codes = [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]
+    assert not {"CFG011", "CFG014"} & set(codes)

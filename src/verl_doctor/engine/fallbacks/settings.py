@@ -191,10 +191,12 @@ _TRANSFORMERS_SETTING_WORDS = lazy_compile(
 
 
 # The rollout engines' model layers, attention back-ends (their quantization methods are read on
-# their own, below) and the code that reads a request's images, audio and video.
+# their own, below) and the code that reads a request's prompt, chat messages, images, audio and
+# video.
 _ENGINE_MODEL_AND_INPUTS = lazy_compile(
     r"/(?:vllm/model_executor/layers/(?!quantization/)|vllm/attention/|vllm/v1/attention/|"
-    r"vllm/multimodal/|sglang/srt/layers/(?!quantization/)|sglang/srt/multimodal/)"
+    r"vllm/multimodal/|vllm/inputs/|vllm/entrypoints/chat_utils\.py|"
+    r"sglang/srt/layers/(?!quantization/)|sglang/srt/multimodal/)"
 )
 
 
