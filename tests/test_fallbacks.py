@@ -6822,3 +6822,48 @@ def test_an_engine_refusing_what_a_request_holds_is_no_setting(path: str, func: 
     code sending it built, not a setting of the run."""
     codes = [f.rule for f in diagnose_text(_tb(message, path, func), _CATALOG).findings]
     assert not {"CFG011", "CFG014"} & set(codes)
+
+
+def test_the_phase_a_traceback_failed_in_yields_to_the_environment_error_that_ends_it() -> None:
+    """verl's weight sync into an old vLLM (the frames FLOW006 reads) ending in that vLLM's
+    loaders lacking the model (ENV004, sure of its words): the release is the answer, and the
+    phase it failed in is no second error."""
+    base = "/home/user/verl/verl"
+    log = (
+        "ray.exceptions.RayTaskError(ValueError): ray::WorkerDict.actor_rollout_generate_sequences() "
+        "(pid=2291, ip=10.0.0.5, actor_id=a0c2e4f6081a3c5e7f9b1d3f01000000)\n"
+        f'  File "{base}/workers/sharding_manager/fsdp_vllm.py", line 179, in __enter__\n'
+        f"    self.inference_engine.sync_model_weights(params, load_format=load_format)\n"
+        f'  File "{base}/third_party/vllm/vllm_v_0_6_3/llm.py", line 194, in sync_model_weights\n'
+        f"    self.llm_engine.sync_model_weights(actor_weights=actor_weights, load_format=load_format)\n"
+        f'  File "{base}/third_party/vllm/vllm_v_0_6_3/llm_engine_sp.py", line 387, in sync_model_weights\n'
+        f"    self.model_executor.sync_model_weights(actor_weights=actor_weights, load_format=load_format)\n"
+        f'  File "{base}/third_party/vllm/vllm_v_0_6_3/worker.py", line 268, in sync_model_weights\n'
+        f"    load_dtensor_weights(actor_weights, self.model_runner.model)\n"
+        f'  File "{base}/third_party/vllm/vllm_v_0_6_3/dtensor_weight_loaders.py", line 359, in '
+        "load_dtensor_weights\n"
+        f"    weight_loader = _get_model_weight_loader(vllm_model.__class__.__name__)\n"
+        f'  File "{base}/third_party/vllm/vllm_v_0_6_3/dtensor_weight_loaders.py", line 369, in '
+        "_get_model_weight_loader\n"
+        f'    raise ValueError(f"Model architectures {{arch}} are not supported for now. ...")\n'
+        f"ValueError: Model architectures OlmoForCausalLM are not supported for now. Supported "
+        "architectures: dict_keys(['GPT2LMHeadModel', 'LlamaForCausalLM'])\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV004"]
+
+
+def test_a_relayed_refusal_that_holds_the_model_split_against_a_size_is_the_parallel_layout() -> None:
+    """Handed on by verl's collective_rpc (`raise output`), an engine's refusal that holds the
+    tensor-parallel split against a kernel's size still names the run's setting."""
+    log = _frames(
+        (f"{_SITE}/vllm/executor/executor_base.py", "__init__", "self._init_executor()"),
+        ("/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py", "_init_executor", "x()"),
+        (
+            "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+            "collective_rpc",
+            "raise output",
+        ),
+        last="ValueError: Weight output_size_per_partition = 7392 is not divisible by  min_thread_n = 64. "
+        "Consider reducing tensor_parallel_size or running with --quantization gptq.",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"

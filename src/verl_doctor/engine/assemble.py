@@ -26,6 +26,7 @@ _ENGINE_DIED = "FLOW013"  # the rollout engine died after it had started
 # How far above an exception line the raising statement Python printed (and the marks under
 # it) stands.
 _RAISED_ABOVE = 4
+_ENDS_THE_TRACEBACK = 12  # lines from a traceback's last frame a clue read to the exception
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -158,11 +159,18 @@ def report_parts(
         if f.basis == "clue":
             # (nor does the shape of a traceback whose last lines a rule is sure of: the raising
             # statement it knows right above the exception the clue read)
+            # (nor the frames of a traceback that ends in a message a rule is sure of: where it
+            # failed, the weight sync, is what the message's own rule explains)
+            last = max((spot[1] for spot in spots(f) if spot[0] == f.source), default=f.first_line)
             return (
                 bool(spots(f) & decisive)
                 or (f.confidence == "low" and bool(spots(f) & by_surer_shape))
                 or any(
-                    e.source == f.source and 0 < f.first_line - e.line <= _RAISED_ABOVE
+                    e.source == f.source
+                    and (
+                        0 < f.first_line - e.line <= _RAISED_ABOVE
+                        or (g.category == "env" and 0 < e.line - last <= _ENDS_THE_TRACEBACK)
+                    )
                     for g in sure
                     for e in g.evidence
                 )

@@ -1300,10 +1300,14 @@ class ExceptionReadings:
             any_statement=exc.type == "TypeError" and _OPERAND_TYPES.search(exc.message) is not None,
         )
         if _RELAYED.match(statement):
+            from verl_doctor.engine.fallbacks import compares_a_model_split
+
             # (`raise output`, `raise e`: the frame hands on an error it received, from a worker
             # or an engine it called; that error's own traceback, where the log has it, says who
-            # refused, not this frame's code)
-            return False
+            # refused, not this frame's code; only words that send the user to a setting, or hold
+            # the model's split against a size, say it wherever they are relayed)
+            if not (self._setting_directed(exc.message) or compares_a_model_split(exc.message)):
+                return False
         if not message and exc.type == "AssertionError":
             # a bare `assert`: its condition says what failed (of one spread over lines, Python
             # prints the line that holds the part that failed: `config.actor.ppo_mini_batch_size`)

@@ -60,6 +60,7 @@ from verl_doctor.engine.fallbacks.packages import (
 from verl_doctor.engine.fallbacks.paths import COLUMN_LOOKUP, data_field
 from verl_doctor.engine.fallbacks.settings import (
     batch_check_operand,
+    compares_a_model_split,
     config_check,
     divided_by_setting,
     starts_up,
@@ -78,6 +79,7 @@ __all__ = [
     "an",
     "api_gone",
     "batch_check_operand",
+    "compares_a_model_split",
     "called_function",
     "classify",
     "config_check",

@@ -323,6 +323,14 @@ def config_check(
     return _config_check(exc_type, message, path, func, tuple(options or ()), package, caller)
 
 
+def compares_a_model_split(message: str) -> bool:
+    """Whether a refusal holds a split of the model over the GPUs against a size (`... is not
+    divisible by min_thread_n = 64. Consider reducing tensor_parallel_size`): the split is the
+    run's setting, whichever code refused it or handed the refusal on."""
+    sizes = ONE_RANK.sub(" ", _URL.sub(" ", message))
+    return bool(PARALLEL.search(sizes) and (COMPARED.search(sizes) or DIVIDE.search(sizes)))
+
+
 def checks_its_settings(path: str, func: str) -> bool:
     """Whether code's own names say it checks the settings it is given: a validating function
     (`check_exp_name_format`, `__post_init__`) or a file of configs or arguments (server_args.py)."""
