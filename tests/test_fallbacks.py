@@ -6867,3 +6867,15 @@ def test_a_relayed_refusal_that_holds_the_model_split_against_a_size_is_the_para
         "Consider reducing tensor_parallel_size or running with --quantization gptq.",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"
+
+
+def test_a_tensor_a_check_of_verl_shows_is_data_not_a_setting() -> None:
+    """`... assumes prompt_len > 0. Got tensor([0, 0, ...])`: names held to an order, but the value
+    shown is a tensor the code computed; no setting of the run is refused."""
+    log = _tb(
+        "AssertionError: seq_offset - resp_len - 1 assumes prompt_len > 0. Got tensor([0, 0, 0,  ..., 0, 0, 0])",
+        "/opt/verl/verl/workers/utils/padding.py",
+        "no_padding_2_padding",
+        'assert not prompt_lens.eq(0).any(), f"seq_offset - resp_len - 1 assumes prompt_len > 0. Got {prompt_lens}"',
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]

@@ -249,6 +249,10 @@ _STARTUP_FUNC = lazy_compile(
 )
 
 
+# A value shown that code computed, never one a setting gave: a tensor, an array, a shape.
+_DATA_SHOWN = lazy_compile(r"\b(?:got|gets|received):? [\[<'\"`]*(?:tensor|array|torch\.Size|Size)\b", re.I)
+
+
 def _setting_value_shown(message: str) -> bool:
     """Whether verl's message shows a value it refused that a setting may have given: a count
     against the count it expected (`produced fewer route tensors than scheduled samples: need 64,
@@ -584,6 +588,8 @@ def _config_check(
             )
         ):
             return None  # a sample's content, or how code calls the library
+        if package == "verl" and not options and _DATA_SHOWN.search(message):
+            return None  # (a tensor or an array shown, `Got tensor([0, 0, ...])`: data, not a setting)
         if package == "verl":
             # verl's config keys are known: a refusal elsewhere in verl that names none of them,
             # shows no refused value, splits no batch and asks for no options checks its own
