@@ -6879,3 +6879,14 @@ def test_a_tensor_a_check_of_verl_shows_is_data_not_a_setting() -> None:
         'assert not prompt_lens.eq(0).any(), f"seq_offset - resp_len - 1 assumes prompt_len > 0. Got {prompt_lens}"',
     )
     assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_a_layers_share_on_one_tensor_parallel_rank_refused_by_a_quantization_method_is_the_split() -> None:
+    """`input_size_per_partition` is a layer's share on one tensor-parallel rank: a quantization
+    method refusing it refuses the split, not what the checkpoint is."""
+    log = _tb(
+        "ValueError: Weight input_size_per_partition = 2240 is not divisible by group_size = 128.",
+        f"{_SITE}/sglang/srt/layers/quantization/qoq.py",
+        "create_weights",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"

@@ -423,7 +423,7 @@ _MODEL_SPLIT = (
     r"(?<![a-z0-9][-_])\b(?:tp|pp|cp|ep|sp)(?:[_-]size)?\b(?![-_][a-z])|"
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|\bvpp\b|"
     # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
-    r"\b(?:input|output)_partition_sizes?\b"
+    r"\b(?:input|output)_partition_sizes?\b|\b(?:input|output)_size_per_partition\b"
 )
 
 
