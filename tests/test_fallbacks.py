@@ -6890,3 +6890,12 @@ def test_a_layers_share_on_one_tensor_parallel_rank_refused_by_a_quantization_me
         "create_weights",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"
+
+
+def test_experts_that_cannot_be_spread_evenly_over_the_ranks_are_the_expert_parallel_split() -> None:
+    log = _tb(
+        "AssertionError: EPLB currently only supports even distribution of experts across ranks.",
+        f"{_SITE}/vllm/model_executor/layers/fused_moe/layer.py",
+        "__init__",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"

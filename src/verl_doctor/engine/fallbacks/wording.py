@@ -410,7 +410,9 @@ INCOMPATIBLE = lazy_compile(
 )
 
 
-DIVIDE = lazy_compile(r"divisible|multiple of|% ?[\w.]* ?== ?0|evenly|\bdivide\b|\bdivisor\b", re.I)
+DIVIDE = lazy_compile(
+    r"divisible|multiple of|% ?[\w.]* ?== ?0|evenly|\beven distribution\b|\bdivide\b|\bdivisor\b", re.I
+)
 
 
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
@@ -423,7 +425,9 @@ _MODEL_SPLIT = (
     r"(?<![a-z0-9][-_])\b(?:tp|pp|cp|ep|sp)(?:[_-]size)?\b(?![-_][a-z])|"
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|\bvpp\b|"
     # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
-    r"\b(?:input|output)_partition_sizes?\b|\b(?:input|output)_size_per_partition\b"
+    r"\b(?:input|output)_partition_sizes?\b|\b(?:input|output)_size_per_partition\b|"
+    # experts spread over the expert-parallel ranks
+    r"\bexperts (?:across|over|among) (?:the )?ranks\b"
 )
 
 
