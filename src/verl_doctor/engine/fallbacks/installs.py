@@ -294,7 +294,7 @@ UPGRADE = lazy_compile(r"\blatest version of\b|\b(?:pip3? install )?(?:--upgrade
 
 
 # A pinned package said to be missing, after the pin.
-_NOT_THERE = lazy_compile(r"\b(?:which|that|it) (?:is|was) not installed\b", re.I)
+_PIN_NOT_INSTALLED = lazy_compile(r"\b(?:which|that|it) (?:is|was) not installed\b", re.I)
 
 
 # Words a pin may follow that name no package.
@@ -334,7 +334,7 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
             package = name.lower()
-        if package and _NOT_THERE.search(message, m.end()) and not VERSION_FOUND.search(message):
+        if package and _PIN_NOT_INSTALLED.search(message, m.end()) and not VERSION_FOUND.search(message):
             # (`needs torchcodec>=0.3.0 with FFmpeg, which is not installed`: the pin it would
             # need, of a package that is not there at all)
             return Fallback(

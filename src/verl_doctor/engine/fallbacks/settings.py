@@ -328,11 +328,16 @@ def config_check(
 
 
 def compares_a_model_split(message: str) -> bool:
-    """Whether a refusal holds a split of the model over the GPUs against a size (`... is not
-    divisible by min_thread_n = 64. Consider reducing tensor_parallel_size`): the split is the
-    run's setting, whichever code refused it or handed the refusal on."""
+    """Whether a refusal holds a parallel size against something, or refuses one outright
+    (`Context parallel size ...`, `... is not divisible by min_thread_n = 64. Consider reducing
+    tensor_parallel_size`): the split is the run's setting, whichever code refused it or handed
+    the refusal on. `TP rank 3 could finish ...` numbers one rank, and the numbers of a URL
+    (`tcp://10.0.0.3:29500?rank=0&world_size=8`) compare no sizes."""
     sizes = ONE_RANK.sub(" ", _URL.sub(" ", message))
-    return bool(PARALLEL.search(sizes) and (COMPARED.search(sizes) or DIVIDE.search(sizes)))
+    return bool(
+        PARALLEL.search(sizes)
+        and (COMPARED.search(sizes) or PARALLEL_SIZE.search(message) or DIVIDE.search(message))
+    )
 
 
 def checks_its_settings(path: str, func: str) -> bool:
@@ -450,15 +455,9 @@ def _config_check(
     if names_no_setting and ABOUT_DATA_OR_CODE.search(message):
         # what a sample became (its `input_ids` tokenized turn by turn), or what code handed it
         return None
-    # A parallel size compared with something, or refused outright (`Context parallel size ...`),
-    # or a feature refused together with a model split (`... with TP is not supported`).
-    # `TP rank 3 could finish ...` numbers one rank: a parallel size is not what it speaks of.
-    # (nor do the numbers of a URL, `tcp://10.0.0.3:29500?rank=0&world_size=8`, compare sizes)
-    sizes = ONE_RANK.sub(" ", _URL.sub(" ", message))
-    sizes_compared = bool(
-        PARALLEL.search(sizes)
-        and (COMPARED.search(sizes) or PARALLEL_SIZE.search(message) or DIVIDE.search(message))
-    )
+    # A parallel size compared with something or refused outright, or (below) a feature refused
+    # together with a model split (`... with TP is not supported`).
+    sizes_compared = compares_a_model_split(message)
     # A feature refused beside a model split (`... is not supported with elastic EP yet`): the
     # feature's setting is the value refused; the sizes themselves are fine.
     parallel_sizes = sizes_compared or bool(
