@@ -6881,21 +6881,25 @@ def test_a_tensor_a_check_of_verl_shows_is_data_not_a_setting() -> None:
     assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
 
 
-def test_a_layers_share_on_one_tensor_parallel_rank_refused_by_a_quantization_method_is_the_split() -> None:
-    """`input_size_per_partition` is a layer's share on one tensor-parallel rank: a quantization
-    method refusing it refuses the split, not what the checkpoint is."""
-    log = _tb(
-        "ValueError: Weight input_size_per_partition = 2240 is not divisible by group_size = 128.",
-        f"{_SITE}/sglang/srt/layers/quantization/qoq.py",
-        "create_weights",
-    )
-    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"
-
-
-def test_experts_that_cannot_be_spread_evenly_over_the_ranks_are_the_expert_parallel_split() -> None:
-    log = _tb(
-        "AssertionError: EPLB currently only supports even distribution of experts across ranks.",
-        f"{_SITE}/vllm/model_executor/layers/fused_moe/layer.py",
-        "__init__",
-    )
-    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"
+@pytest.mark.parametrize(
+    ("path", "func", "message"),
+    [
+        # `input_size_per_partition` is a layer's share on one tensor-parallel rank: a
+        # quantization method refusing it refuses the split, not what the checkpoint is
+        (
+            f"{_SITE}/sglang/srt/layers/quantization/qoq.py",
+            "create_weights",
+            "ValueError: Weight input_size_per_partition = 2240 is not divisible by group_size = 128.",
+        ),
+        # experts that cannot be spread evenly over the expert-parallel ranks
+        (
+            f"{_SITE}/vllm/model_executor/layers/fused_moe/layer.py",
+            "__init__",
+            "AssertionError: EPLB currently only supports even distribution of experts across ranks.",
+        ),
+    ],
+)
+def test_an_engine_layer_refusing_the_split_over_the_ranks_is_the_parallel_layout(
+    path: str, func: str, message: str
+) -> None:
+    assert diagnose_text(_tb(message, path, func), _CATALOG).findings[0].rule == "CFG010"
