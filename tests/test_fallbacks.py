@@ -1509,13 +1509,6 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "compute_grpo_passk_outcome_advantage",
             "CFG014",
         ),
-        # the model folder's config.json lacks what verl reads
-        (
-            "AssertionError: Expect only one architecture, got None",
-            "/opt/verl/verl/workers/config/model.py",
-            "__post_init__",
-            "CFG017",
-        ),
         # a model split refused without another (`Can not use X without Y`): the parallel layout
         (
             "ValueError: Can not use sequence paralllelism without tensor parallelism",
@@ -1551,13 +1544,6 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "/usr/local/lib/python3.12/dist-packages/sglang/srt/model_executor/model_runner.py",
             "_get_attention_backend_from_str",
             "CFG014",
-        ),
-        # or holds more of it than the one verl reads
-        (
-            "ValueError: Expect only one architecture, got ['InternVLChatModel', 'InternVLForConditionalGeneration']",
-            "/opt/verl/verl/workers/config/model.py",
-            "__post_init__",
-            "CFG017",
         ),
     ],
 )
@@ -1965,17 +1951,67 @@ def test_a_refusal_naming_a_value_the_run_chose_names_that_option() -> None:
     assert not [f for f in diagnose_text(user_code, _CATALOG).findings if f.rule == "CFG014"]
 
 
-def test_a_value_transformers_refuses_building_the_model_config_is_the_model_folder() -> None:
-    """transformers validating the RoPE parameters of the model's config.json: the model folder,
-    whatever the words; the field it names is the one to look at."""
-    text = _tb(
-        "KeyError: \"Missing required keys in `rope_scaling` for 'rope_type'='yarn': {'factor'}\"",
-        path="/usr/local/lib/python3.10/dist-packages/transformers/modeling_rope_utils.py",
-        func="_check_received_keys",
-    )
-    first = diagnose_text(text, _CATALOG).findings[0]
-    assert first.rule == "CFG017" and first.confidence == "medium"
-    assert "rope_scaling" in " ".join(first.cause.split())
+@pytest.mark.parametrize(
+    ("last", "path", "func"),
+    [
+        # transformers validating the RoPE parameters of the model's config.json
+        (
+            "KeyError: \"Missing required keys in `rope_scaling` for 'rope_type'='yarn': {'factor'}\"",
+            "/usr/local/lib/python3.10/dist-packages/transformers/modeling_rope_utils.py",
+            "_check_received_keys",
+        ),
+        # SGLang's config class for one model family
+        (
+            "ValueError: `rope_scaling` must be a dictionary with two fields, `type` and `factor`, got None",
+            "/usr/local/lib/python3.10/dist-packages/sglang/srt/configs/deepseekvl2.py",
+            "__init__",
+        ),
+        # the engines' RoPE layers, and their config classes for one model family
+        (
+            "ValueError: Bailing M-RoPE requires equal H and W sections, got height_size=24 and width_size=16",
+            f"{_SITE}/vllm/model_executor/layers/rotary_embedding/bailing_mrope.py",
+            "_validate_bailing_mrope_config",
+        ),
+        (
+            "ValueError: HYV4 sparse attention requires q_lora_rank",
+            f"{_SITE}/sglang/srt/configs/hy_v4.py",
+            "__init__",
+        ),
+        (
+            "AssertionError: expect `visual_tokenizer_config` to be instance of PretrainedConfig or dict, "
+            "but got <class 'str'> type",
+            f"{_SITE}/vllm/transformers_utils/configs/ovis.py",
+            "__init__",
+        ),
+        # transformers' config class built from a config.json that holds generation settings
+        (
+            "ValueError: Some generation parameters are set in the model config. These should go into "
+            "`model.generation_config` as opposed to `model.config`.",
+            f"{_SITE}/transformers/configuration_utils.py",
+            "__init__",
+        ),
+        # verl reading the architecture off the model's config.json: none, or more than one
+        (
+            "AssertionError: Expect only one architecture, got None",
+            "/opt/verl/verl/workers/config/model.py",
+            "__post_init__",
+        ),
+        (
+            "ValueError: Expect only one architecture, got ['InternVLChatModel', 'InternVLForConditionalGeneration']",
+            "/opt/verl/verl/workers/config/model.py",
+            "__post_init__",
+        ),
+    ],
+)
+def test_what_the_model_config_json_holds_is_no_setting_and_no_model_path(
+    last: str, path: str, func: str
+) -> None:
+    """A library or verl refusing what the model folder's config.json describes: no option of
+    the run holds it and the path does name a model folder, so no code's answer; the exception is
+    listed as not recognized, with its own words."""
+    report = diagnose_text(_tb(last, path, func), _CATALOG)
+    assert not report.findings
+    assert [u.text.split(" ", 2)[-1] for u in report.unrecognized] == [last]
 
 
 def test_a_layer_share_that_a_quantization_block_does_not_divide_is_the_model_split() -> None:
@@ -2231,6 +2267,13 @@ _BY_MECHANISM = [
         "require_cluster_launch_arch",
         "ENV007",
     ),
+    # ... or by the lowest compute capability it runs on, its words passed as a tuple
+    (
+        "RuntimeError: ('Flash attention currently only supported', 'for compute capability >= 80')",
+        f"{_SITE}/vllm/model_executor/layers/lightning_attn.py",
+        "forward",
+        "ENV007",
+    ),
     # an import asking for a package by name, known to the tables or not
     (
         "ImportError: Please install simm by following the instructions at https://example.org/simm "
@@ -2273,13 +2316,6 @@ _BY_MECHANISM = [
         f"{_SITE}/vllm/v1/worker/gpu/spec_decode/speculator_config.py",
         "configure",
         "CFG011",
-    ),
-    # the engines' RoPE layers are built from the model's config.json
-    (
-        "ValueError: Bailing M-RoPE requires equal H and W sections, got height_size=24 and width_size=16",
-        f"{_SITE}/vllm/model_executor/layers/rotary_embedding/bailing_mrope.py",
-        "_validate_bailing_mrope_config",
-        "CFG017",
     ),
     # a feature a verl option switches on, refused by the model's own code
     (
@@ -2602,21 +2638,6 @@ def test_settings_refused_for_what_the_machine_has(message: str, path: str, func
     assert (first.rule, first.confidence) == ("CFG014", "medium")
 
 
-def test_a_config_transformers_refuses_to_save_is_not_the_model_folder() -> None:
-    message = (
-        "ValueError: Some generation parameters are set in the model config. These should go into "
-        "`model.generation_config` as opposed to `model.config`."
-    )
-    saving = diagnose_text(
-        _tb(message, f"{_SITE}/transformers/configuration_utils.py", "save_pretrained"), _CATALOG
-    )
-    loading = diagnose_text(
-        _tb(message, f"{_SITE}/transformers/configuration_utils.py", "__init__"), _CATALOG
-    )
-    assert "CFG017" not in [f.rule for f in saving.findings]
-    assert loading.findings[0].rule == "CFG017"
-
-
 @pytest.mark.parametrize(
     ("message", "path", "code"),
     [
@@ -2847,30 +2868,16 @@ def test_a_function_name_cut_twice_by_a_wrap_is_read_whole() -> None:
     assert "__post_init__" in (first.phase_detail or "")
 
 
-@pytest.mark.parametrize(
-    ("last", "path", "code"),
-    [
-        # a rollout engine's config class for one model family reading the model's config.json
-        ("ValueError: HYV4 sparse attention requires q_lora_rank", "sglang/srt/configs/hy_v4.py", "CFG017"),
-        (
-            "AssertionError: expect `visual_tokenizer_config` to be instance of PretrainedConfig or dict, "
-            "but got <class 'str'> type",
-            "vllm/transformers_utils/configs/ovis.py",
-            "CFG017",
-        ),
-        # the engine's settings code, in the same folder, is about the run's settings
-        (
-            "ValueError: Invalid value for `dtype`: float8. Choose from ['auto', 'bfloat16', 'float16']",
-            "sglang/srt/configs/model_config.py",
-            "CFG014",
-        ),
-    ],
-)
-def test_an_engines_model_family_config_refusing_the_model_is_the_model_folder(
-    last: str, path: str, code: str
-) -> None:
-    log = _tb(last, f"{_SITE}/{path}", "__init__", "raise ValueError(msg)")
-    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == [code]
+def test_an_engines_settings_code_beside_its_model_family_configs_is_about_the_run() -> None:
+    """The engine's settings code, in the folder of its config classes for one model family (which
+    read what the model's config.json holds, see below), checks the run's settings."""
+    log = _tb(
+        "ValueError: Invalid value for `dtype`: float8. Choose from ['auto', 'bfloat16', 'float16']",
+        f"{_SITE}/sglang/srt/configs/model_config.py",
+        "__init__",
+        "raise ValueError(msg)",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == ["CFG014"]
 
 
 def test_a_config_section_said_missing_is_a_missing_value() -> None:
@@ -5068,6 +5075,10 @@ def test_verls_patch_handed_inputs_of_another_shape_is_the_patched_librarys_rele
             "ValueError: the 'partitioning' keyword is not supported when the pyarrow.dataset module is not available",
             "pyarrow",
         ),
+        (
+            "RuntimeError: PyTorch should be installed. Please follow the instructions at https://pytorch.org/.",
+            "torch",
+        ),
     ],
 )
 def test_a_package_a_message_says_must_be_there_is_a_missing_dependency(message: str, pkg: str) -> None:
@@ -6707,6 +6718,56 @@ def test_an_engines_tracing_exporter_refusing_its_protocol_is_no_setting_of_the_
         last="ValueError: Unsupported OTLP protocol 'http/json' is configured",
     )
     assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+@pytest.mark.parametrize(
+    ("path", "func", "last"),
+    [
+        # a compiled kernel's binding that exists for some GPUs only
+        (
+            f"{_SITE}/vllm/_custom_ops.py",
+            "moe_wna16_gemm",
+            "NotImplementedError: The optimized moe_wna16_gemm kernel is only available on CUDA platforms",
+        ),
+        # two packages installed that each register a platform
+        (
+            f"{_SITE}/vllm/platforms/__init__.py",
+            "resolve_current_platform_cls_qualname",
+            "RuntimeError: Only one platform plugin can be activated, but got: ['mindspore_model', 'ascend']",
+        ),
+    ],
+)
+def test_what_the_machine_and_the_installed_packages_give_the_engine_is_no_setting(
+    path: str, func: str, last: str
+) -> None:
+    log = _frames(
+        (f"{_SITE}/vllm/engine/llm_engine.py", "__init__", "self.model_executor = executor_class("),
+        (path, func, "raise X("),
+        last=last,
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_a_value_whose_type_verl_checks_names_the_options_ending_in_it() -> None:
+    """`temperature must be a float, but got <class 'int'>`: the name whose type is checked is a
+    value handed in, here the sampling temperature (a leaf of several rollout keys)."""
+    log = _frames(
+        ("/opt/verl/verl/workers/actor/dp_actor.py", "_forward_micro_batch", "log_probs = self.fused(x)"),
+        (
+            "/opt/verl/verl/utils/kernel/linear_cross_entropy.py",
+            "forward",
+            'assert isinstance(temperature, float), f"temperature must be a float, but got {type(temperature)}"',
+        ),
+        last="AssertionError: temperature must be a float, but got <class 'int'>",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
+    assert "temperature" in first.basis
+    # a word no option ends in stays the code's own check
+    other = log.replace("temperature must", "reduction must").replace(
+        "temperature, float", "reduction, float"
+    )
+    assert not diagnose_text(other, _CATALOG).findings
 
 
 def test_an_error_verl_hands_on_from_its_engine_is_not_verls_check() -> None:

@@ -69,6 +69,42 @@ def test_a_warning_before_an_exception_no_rule_knows_is_only_a_hint_on_it(run_cl
     assert "possibly related: FLOW004" in report["unrecognized"][0]["hint"]
 
 
+_UNKNOWN_ERROR = (
+    "Traceback (most recent call last):\n"
+    '  File "/usr/local/lib/python3.10/dist-packages/transformers/integrations/awq.py", line 233, '
+    "in get_modules_to_fuse\n"
+    "    raise ValueError(\n"
+    "ValueError: Fusing mapping not found either on the quantization config or the supported "
+    "`AWQ_FUSED_MAPPINGS`.\n"
+)
+_SLOW_WORKER = (
+    "(raylet) [2025-08-02 14:07:19,544 E 2209987 2210012] (raylet) worker_pool.cc:586: Some workers of the "
+    "worker process(2214890) have not registered within the timeout. The process {state}, probably it{how} "
+    "during start.\n"
+)
+
+
+def test_a_worker_still_starting_is_a_warning_and_one_dead_the_failure(run_cli) -> None:
+    """Ray's raylet gives up waiting for a worker to register: while the process is still alive
+    (slow to start) that is a warning, printed after the crash it says nothing of it; a worker
+    process that died while starting is the failure."""
+    alive = _SLOW_WORKER.format(state="is still alive", how="'s hanging")
+    report = json.loads(
+        run_cli(["explain", "--format", "json"], stdin=(_UNKNOWN_ERROR + alive).encode()).stdout
+    )
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["DIST008"]
+    assert not report["unrecognized"][0]["hint"]
+    # printed before the error, it may have led to it
+    report = json.loads(
+        run_cli(["explain", "--format", "json"], stdin=(alive + _UNKNOWN_ERROR).encode()).stdout
+    )
+    assert "possibly related: DIST008" in report["unrecognized"][0]["hint"]
+    dead = _SLOW_WORKER.format(state="is dead", how=" crashed")
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=dead.encode()).stdout)
+    assert [f["rule"] for f in report["findings"]] == ["DIST008"]
+
+
 def test_a_loading_script_run_with_a_future_warning_is_a_warning(run_cli) -> None:
     log = (
         "/usr/local/lib/python3.12/dist-packages/datasets/load.py:731: FutureWarning: The repository for math "

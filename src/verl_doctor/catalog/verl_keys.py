@@ -267,6 +267,12 @@ def feature_keys(words: str) -> list[str]:
 _CHOICE_SUBJECT = re.compile(
     r"\b(?P<name>[A-Za-z_]\w*)\s+(?:not\s+)?in\s+[\[({]\s*[\"']|\b(?P<name2>[A-Za-z_]\w*)\s*[!=]=\s*[\"']"
 )
+# In a message, a name whose type is checked (`temperature must be a float, but got <class 'int'>`,
+# `analysis must be of type bool`) is a value handed in: a setting's, when an option ends in it.
+_TYPE_CHECKED = re.compile(
+    r"\b(?P<name>[A-Za-z_]\w{3,}) (?:must|should) be (?:an? |of type )"
+    r"(?:float|int|integer|str|string|bool|boolean|list|tuple|dict)\b"
+)
 
 
 def keys_named_in(
@@ -288,6 +294,7 @@ def keys_named_in(
     compared = (
         {m.group("name") or m.group("name2") for m in _CHOICE_SUBJECT.finditer(message)} if code else set()
     )
+    typed = {m.group("name") for m in _TYPE_CHECKED.finditer(message)}
     for token in re.findall(r"[A-Za-z_][\w.]*\w", message):
         # Read off an object in code (`self.truncation`, `config.data.shuffle`), or compared with
         # literal choices: even a one-word name is then a setting's value, not an English word.
@@ -301,6 +308,8 @@ def keys_named_in(
             found = sorted(by_leaf.get(token.rpartition(".")[2], []))
             if len(found) > 3:
                 found = [token.rpartition(".")[2]]
+        elif token in typed and by_leaf.get(token):
+            found = sorted(by_leaf[token]) if len(by_leaf[token]) <= 3 else [token]
         elif read and len(token) >= 6 and 0 < len(by_leaf.get(token, ())) <= 3:
             found = sorted(by_leaf[token])
         else:

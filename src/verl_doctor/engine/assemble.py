@@ -203,7 +203,14 @@ def report_parts(
     findings, echoes = _without_echoes(a, findings)
     if a._unknown and not findings and not promoted:
         # (a warning the failure followed, `not enough KV cache space`, may be what led to it)
-        related = [f for f in warnings if a.warning_states[f.rule].rule.fatal_at_end is None]
+        # (only one printed before an error no rule knows: Ray's complaints after a crash are not)
+        raised = [(u.line.source, u.line.number) for u in a._unknown.values()]
+        related = [
+            f
+            for f in warnings
+            if a.warning_states[f.rule].rule.fatal_at_end is None
+            and any(f.source == src and f.first_line < number for src, number in raised)
+        ]
         if related:
             hint = _join_hints(
                 hint,

@@ -1390,12 +1390,11 @@ class ExceptionReadings:
             and not self.context.set_keys_named_in(message)
             and not self._verl_applies_overrides(line)
         ):
-            from verl_doctor.engine.fallbacks import model_config_refused
+            from verl_doctor.engine.fallbacks import builds_the_model_config, model_config_refused
 
             callers = self._caller.get(line.worker.key(), ())
-            found = model_config_refused(exc.type, message, last[1].path, last[1].func, package, callers)
-            if self._credit(line, found):
-                return True
+            if builds_the_model_config(last[1].path, last[1].func, callers):
+                return self._credit(line, model_config_refused(exc.type, message, package))
         # The options are those the exception's own line names: the lines read as its wrapped
         # rest may be another record's (a paste's last line, then the next run's command).
         if package == "verl":

@@ -41,6 +41,7 @@ from verl_doctor.engine.fallbacks.installs import (
     unexpected_keyword,
 )
 from verl_doctor.engine.fallbacks.origins import (
+    builds_the_model_config,
     envelope_class,
     hydra_composition,
     model_config_refused,
@@ -92,6 +93,7 @@ __all__ = [
     "hydra_composition",
     "known_package",
     "missing_module_name",
+    "builds_the_model_config",
     "model_config_refused",
     "named_flag",
     "npu_code",

@@ -119,11 +119,15 @@ def classify(message: str, exc_type: str | None) -> Fallback | None:
 
 
 # A kernel or feature that needs a newer GPU than this one, by its architecture number:
-# `fused all-reduce cluster kernels require CUDA SM90 or newer`, `needs sm_100a`.
+# `fused all-reduce cluster kernels require CUDA SM90 or newer`, `needs sm_100a`, or by the
+# lowest compute capability it runs on (`('Flash attention currently only supported', 'for
+# compute capability >= 80')`, vLLM's lightning attention).
 _SM = r"(?:SM ?|sm_?)(?:[7-9]\d|1[0-2]\d)a?\b"
 
 
 _NEEDS_NEWER_GPU = lazy_compile(
     r"\b(?:requires?|required|needs?|only (?:supported|works|runs|available)(?: on)?|supported only on)\b"
-    rf"[^.\n]{{0,60}}?\b{_SM}|\b{_SM}\+? (?:or|and) (?:newer|later|above|higher)\b"
+    rf"[^.\n]{{0,60}}?\b{_SM}|\b{_SM}\+? (?:or|and) (?:newer|later|above|higher)\b|"
+    r"\bcompute capability (?:>=|>|≥|of at least|at least) ?"
+    r"(?:[5-9](?:\.\d)?|[5-9]\d|1[0-2](?:\.\d)?|1[0-2]\d)\b"
 )

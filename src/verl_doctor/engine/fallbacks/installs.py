@@ -188,8 +188,9 @@ _INSTALL_NEEDED = lazy_compile(
     r"[`'\"]?(?P<u>[A-Za-z][\w.-]*[A-Za-z0-9])"
     # `nvidia-ml-py does not seem to be installed or it can't be imported.` (torch.cuda's pynvml)
     r"|^[`'\"]?(?P<t>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:does not|doesn't) seem to be installed\b"
-    # `Polars needs to be installed to be able to return Polars dataframes.` (datasets)
-    r"|^[`'\"]?(?P<y>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:needs|has|must) (?:to )?be installed\b"
+    # `Polars needs to be installed to be able to return Polars dataframes.` (datasets), `PyTorch
+    # should be installed. Please follow the instructions at ...` (transformers' pipelines)
+    r"|^[`'\"]?(?P<y>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]? (?:needs|has|must|should) (?:to )?be installed\b"
     # `tabulate package is required to visualize sharding` (an import's own words)
     r"|^(?:the )?[`'\"]?(?P<w>[A-Za-z][\w.-]*)[`'\"]? (?:package|library|module) "
     r"(?:is|are) (?:required|needed)\b"

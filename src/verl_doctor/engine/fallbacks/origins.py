@@ -182,9 +182,6 @@ _MODEL_CONFIG_CODE = lazy_compile(
 )
 
 
-_FIELD_QUOTED = lazy_compile(r"`(?P<field>[a-z][a-z0-9_]*)`")
-
-
 # The config code that writes a config out: what it refuses is what the run put in the config
 # (an override), not what the model folder holds.
 _WRITES_CONFIG = lazy_compile(r"^(?:save_pretrained|push_to_hub|to_json_\w+|to_dict|to_diff_dict)$")
@@ -195,29 +192,23 @@ _ARCHITECTURE_REFUSED = lazy_compile(
 )
 
 
-def model_config_refused(
-    exc_type: str,
-    message: str,
-    path: str,
-    func: str,
-    package: str = "transformers",
-    callers: tuple[str, ...] = (),
-) -> Fallback | None:
-    """A value transformers (or a rollout engine's config class for one model family) refuses
-    while building the model's config (`Missing required keys in `rope_scaling``): the model
-    folder's config.json describes the model in a way this library does not accept. `callers`:
-    the functions of the same package that called the raising one (a config validated as it is
-    saved)."""
-    if not _MODEL_CONFIG_CODE.search(path.replace("\\", "/")) or any(
+def builds_the_model_config(path: str, func: str, callers: tuple[str, ...] = ()) -> bool:
+    """Whether transformers (or a rollout engine's config class for one model family) raised
+    while building the model's config from its config.json (`Missing required keys in
+    `rope_scaling``), not while writing one out. `callers`: the functions of the same package
+    that called the raising one (a config validated as it is saved)."""
+    return bool(_MODEL_CONFIG_CODE.search(path.replace("\\", "/"))) and not any(
         _WRITES_CONFIG.match(f) for f in (func, *callers)
-    ):
-        return None
+    )
+
+
+def model_config_refused(exc_type: str, message: str, package: str = "transformers") -> Fallback | None:
+    """What a refusal of the model's config says (see `builds_the_model_config`): a rollout
+    engine's config class for a model family that does not know the model inside (`Unsupported
+    architecture: Qwen3ForCausalLM` in SGLang's InternVL config) wants a later release of the
+    engine. Anything else it refuses is what the model folder's config.json holds (a RoPE
+    section, a field's value): no setting of the run and no code's fault, so no code's answer."""
     if package in ROLLOUT_ENGINES and _ARCHITECTURE_REFUSED.search(message):
-        # a rollout engine's config class for a model family that does not know the model inside
-        # (`Unsupported architecture: Qwen3ForCausalLM` in SGLang's InternVL config): a later
-        # release of the engine supports it
         basis = f"{an(exc_type)} raised by {package}'s config for the model, refusing its architecture"
         return version_mismatch(package, None, basis)
-    field = _FIELD_QUOTED.search(message)
-    groups = {"field": field.group("field")} if field else {}
-    return Fallback("CFG017", groups, f"{an(exc_type)} raised by {package} building the model's config")
+    return None

@@ -54,7 +54,6 @@ from verl_doctor.engine.fallbacks.wording import (
     NOT_OF_PLUGIN_BASE,
     NOT_SUPPORTED_WITH,
     NOT_SUPPORTING,
-    NOTHING_THERE,
     ON_THIS_GPU,
     ONE_RANK,
     ONLY_FOR_A_BACKEND,
@@ -203,6 +202,13 @@ _ENGINE_MODEL_AND_INPUTS = lazy_compile(
 # The rollout engines' telemetry: OpenTelemetry tracing and their metrics loggers.
 _ENGINE_TELEMETRY = lazy_compile(r"/(?:vllm|sglang)/(?:tracing\.py$|tracing/|v1/metrics/|srt/metrics/)")
 
+# The rollout engines' code that probes the machine and the installed packages: choosing the
+# platform and loading plugins, the bindings of their compiled kernels (which exist for some GPUs
+# and dtypes only), the collective back-ends (CUDA libraries, NVLink, P2P).
+_ENGINE_MACHINE_CODE = lazy_compile(
+    r"/vllm/(?:platforms|plugins)/__init__\.py$|/vllm/_custom_ops\.py$|/device_communicators/"
+)
+
 
 def _checks_settings(package: str, path: str, func: str, message: str = "") -> bool:
     """Whether this part of a library checks settings a run is given, rather than how code calls
@@ -228,8 +234,8 @@ def _checks_settings(package: str, path: str, func: str, message: str = "") -> b
         # (its tracing exporters and metrics loggers: set up by the engine's own environment, not
         # by a setting verl passes)
         return False
-    if package in ROLLOUT_ENGINES and "/device_communicators/" in path:
-        # the engines' collective back-ends probe the machine (its CUDA libraries, NVLink, P2P)
+    if package in ROLLOUT_ENGINES and _ENGINE_MACHINE_CODE.search(path):
+        # (what the machine and the packages installed give the engine, not a setting)
         return False
     if package in ROLLOUT_ENGINES and path.endswith("/distributed/parallel_state.py") and not starts_up(func):
         # (a collective run on a process group that is gone or never made: the engine's state)
@@ -441,16 +447,9 @@ def _config_check(
         by_frame and not options and not _CONFIG_KEY.search(message) and not A_SETTING_NAMED.search(message)
     )
     if names_no_setting and ABOUT_THE_MODEL.search(message):
-        # What the model is (its config.json's architectures, its type) is not a setting; a model
-        # folder whose config.json lacks it (`Expect only one architecture, got None`) is no
-        # model folder verl can load.
-        if NOTHING_THERE.search(message):
-            return Fallback(
-                "CFG017",
-                {},
-                f"{an(exc_type)} raised by verl in {p[p.rfind('/verl/') + 1 :]} ({func}): "
-                "the model's config.json lacks what verl reads",
-            )
+        # What the model is (its config.json's architectures, its type) is not a setting, nor is
+        # a config.json that lacks it (`Expect only one architecture, got None`) a model path
+        # that names no model folder.
         return None
     if names_no_setting and ABOUT_DATA_OR_CODE.search(message):
         # what a sample became (its `input_ids` tokenized turn by turn), or what code handed it

@@ -753,13 +753,4 @@ ONE_RANK = lazy_compile(r"\b(?:(?:tp|pp|dp|ep|cp|sp|global|local) )?rank \d+\b",
 USE_ANOTHER = lazy_compile(r"\bplease use\b|\b(?:must|should) use\b|\buse \w+ instead\b", re.I)
 
 
-# What the model's config holds is absent: `got None`, `is missing`, `has no architectures`.
-NOTHING_THERE = lazy_compile(
-    r"\bgot None\b|\bis None\b|\b(?:is|are) missing\b|\bhas no\b|\bnot found\b|"
-    # or more than the one verl reads (`Expect only one architecture, got ['A', 'B']`)
-    r"\bexpect(?:s|ed)? (?:only |exactly )?one\b",
-    re.I,
-)
-
-
 QUOTED_OPTION = lazy_compile(r"['\"`][a-z]+(?:_[a-z0-9]+)+['\"`]")
