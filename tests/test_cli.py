@@ -202,3 +202,31 @@ def test_commands_keep_their_exit_codes(run_cli) -> None:
     assert run_cli(["rules", "show", "FLOW004"]).returncode == 0
     bare = run_cli([])  # no command: the help, as a usage error
     assert bare.returncode == 2 and b"Commands:" in bare.stderr
+
+
+VLLM_SERVE_REFUSAL = (
+    "$ vllm serve /data/models/Qwen2.5-7B-Instruct --tensor-parallel-size 2 --enable-expert-parallel\n"
+    "INFO 10-11 07:52:18 [api_server.py:1885] vLLM API server version 0.11.0\n"
+    "Traceback (most recent call last):\n"
+    '  File "/usr/local/bin/vllm", line 10, in <module>\n'
+    "    sys.exit(main())\n"
+    '  File "/usr/local/lib/python3.12/dist-packages/vllm/engine/arg_utils.py", line 1180, in create_engine_config\n'
+    "    raise ValueError(\n"
+    "ValueError: Invalid data-parallel launch options: `--data-parallel-hybrid-lb` and "
+    "`--data-parallel-external-lb` cannot be enabled together.\n"
+)
+
+
+def test_an_engine_served_on_its_own_is_not_read_as_verls_config(run_cli) -> None:
+    """`vllm serve` refusing its own flags, with nothing of verl in the log: no verl setting to
+    name (exit 3, the error listed as not recognized); the same refusal after a verl command is
+    the run's setting (exit 1)."""
+    alone = run_cli(["explain", "--format", "json"], stdin=VLLM_SERVE_REFUSAL.encode())
+    assert alone.returncode == 3, alone.stderr
+    report = json.loads(alone.stdout)
+    assert report["findings"] == []
+    assert report["unrecognized"][0]["exception"] == "ValueError"
+    in_verl = "$ python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n" + VLLM_SERVE_REFUSAL
+    run = run_cli(["explain", "--format", "json"], stdin=in_verl.encode())
+    assert run.returncode == 1
+    assert json.loads(run.stdout)["findings"][0]["rule"] == "CFG014"

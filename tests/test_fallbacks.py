@@ -3840,9 +3840,8 @@ def test_a_feature_that_needs_one_data_parallel_replica_refuses_its_own_setting(
         ("AssertionError: dp_size must be 1 or dp attention must be enabled for update weights", "CFG014"),
         ("ValueError: tp_size (3) must divide the number of GPUs (8)", "CFG010"),
     ):
-        assert [f.rule for f in diagnose_text(_frames(checking, last=last), _CATALOG).findings] == [code], (
-            last
-        )
+        log = _frames(checking, last=last, prefix="(WorkerDict pid=7) ")
+        assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == [code], last
 
 
 def test_the_quantization_a_checkpoint_was_exported_with_is_what_the_model_is() -> None:
@@ -4061,7 +4060,9 @@ def test_omegaconf_refusing_a_value_for_verls_typed_config_is_that_setting() -> 
 @pytest.mark.parametrize("runpy", ["/usr/lib/python3.12/runpy.py", "/opt/conda/lib/python3.10/runpy.py"])
 def test_python_starting_a_librarys_module_is_not_the_users_code(runpy: str) -> None:
     """`python -m sglang.launch_server ...`: runpy runs the library's own module, so the library
-    refusing its arguments is a setting, not a user's script calling it wrongly."""
+    refusing its arguments is a setting, not a user's script calling it wrongly; the engine
+    started on its own, with nothing of verl in the log, is no setting of verl's config, but
+    started for a verl run (the run's command line before it) it is."""
     log = _frames(
         (runpy, "_run_module_as_main", "return _run_code(code, main_globals, None,"),
         (runpy, "_run_code", "exec(code, run_globals)"),
@@ -4074,7 +4075,9 @@ def test_python_starting_a_librarys_module_is_not_the_users_code(runpy: str) -> 
         (f"{_SITE}/sglang/srt/server_args.py", "check_server_args", "assert not ("),
         last="AssertionError: multi-node data parallel is not supported unless dp attention!",
     )
-    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+    assert not diagnose_text(log, _CATALOG).findings
+    command = "$ python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=sglang\n"
+    assert [f.rule for f in diagnose_text(command + log, _CATALOG).findings] == ["CFG014"]
 
 
 @pytest.mark.parametrize(
@@ -4525,8 +4528,11 @@ def test_vllms_trust_remote_code_advice_yields_to_the_error_chained_above_it() -
     found = diagnose_text(log, _CATALOG).findings
     assert found[0].rule == "ENV010"
     assert [(f.rule, f.confidence) for f in found[1:]] in ([], [("CFG007", "low")])
-    alone = diagnose_text(wrapper, _CATALOG).findings
-    assert [(f.rule, f.confidence) for f in alone] == [("CFG007", "low")]
+    # alone, in a script of the user's with no verl run in the log: the advice is only a hint on
+    # the exception, which no setting of verl's explains
+    alone = diagnose_text(wrapper, _CATALOG)
+    assert not alone.findings
+    assert "CFG007" in (alone.unrecognized[0].hint or "")
 
 
 @pytest.mark.parametrize(
@@ -4955,10 +4961,11 @@ def test_a_refusal_that_names_an_engine_flag_is_that_setting_whoever_called() ->
         "ValueError: Failed to load LoRA adapter math as a pinned adapter. It is not allowed to pin all slots. "
         "Please increase your `--max-loras-per-batch` or load it as unpinned LoRA adapters."
     )
-    assert diagnose_text(_frames(*frames, last=flag), _CATALOG).findings[0].rule == "CFG014"
+    worker = "(WorkerDict pid=7) "
+    assert diagnose_text(_frames(*frames, last=flag, prefix=worker), _CATALOG).findings[0].rule == "CFG014"
     # an argument of the calling code (`use_dora`, no setting of verl's) is that code's doing
     dora = "ValueError: MultiheadAttention does not support DoRA (yet), please set use_dora to False"
-    assert diagnose_text(_frames(*frames, last=dora), _CATALOG).findings == ()
+    assert diagnose_text(_frames(*frames, last=dora, prefix=worker), _CATALOG).findings == ()
 
 
 def test_a_check_of_runtime_state_called_from_a_progress_check_is_no_settings_check() -> None:
@@ -5036,14 +5043,26 @@ def test_a_tensor_of_a_type_the_code_was_handed_is_no_setting() -> None:
     assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
 
 
-def test_flags_an_engine_refuses_are_settings_whoever_launched_it() -> None:
-    log = _frames(
+def test_flags_an_engine_refuses_are_verls_settings_only_where_the_log_shows_verl_ran() -> None:
+    """An engine built by a script of the user's, with nothing of verl in the log (no verl frame,
+    command, override or Ray actor): the flags it refuses are that script's, not verl's config;
+    the same refusal printed by one of verl's workers is a setting of the run."""
+    frames = (
         ("/workspace/serve/launch_rm_server.py", "main", "vllm_config = engine_args.create_engine_config()"),
         (f"{_SITE}/vllm/engine/arg_utils.py", "create_engine_config", "raise ValueError("),
-        last="ValueError: Invalid data-parallel launch options: `--data-parallel-hybrid-lb` and "
-        "`--data-parallel-external-lb` cannot be enabled together. Enable only one load-balancing mode.",
     )
-    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+    last = (
+        "ValueError: Invalid data-parallel launch options: `--data-parallel-hybrid-lb` and "
+        "`--data-parallel-external-lb` cannot be enabled together. Enable only one load-balancing mode."
+    )
+    alone = diagnose_text(_frames(*frames, last=last), _CATALOG)
+    assert not alone.findings
+    assert [u.text for u in alone.unrecognized] == [last]
+    in_verl = _frames(*frames, last=last, prefix="(WorkerDict pid=6391, ip=10.0.0.2) ")
+    assert diagnose_text(in_verl, _CATALOG).findings[0].rule == "CFG014"
+    # or a verl run the log shows anywhere: its command line
+    command = "$ python3 -m verl.trainer.main_ppo trainer.n_gpus_per_node=8\n"
+    assert diagnose_text(command + _frames(*frames, last=last), _CATALOG).findings[0].rule == "CFG014"
 
 
 def test_a_model_parameter_name_is_no_config_key() -> None:
@@ -6297,6 +6316,7 @@ def test_attention_backends_that_all_refuse_the_kv_cache_dtype_refuse_a_setting_
             (f"{_SITE}/vllm/platforms/cuda.py", "get_attn_backend_cls", "raise ValueError("),
             last="ValueError: No valid attention backend found for cuda with AttentionSelectorConfig(head_size=576, "
             f"kv_cache_dtype=fp8_e5m2, use_mla=True). Reasons: {{{reasons}}}.",
+            prefix="(vLLMHttpServer pid=2211) ",
         )
 
     by_dtype = "FLASHMLA: [kv_cache_dtype not supported, compute capability not supported], TRITON_MLA: [kv_cache_dtype not supported]"
@@ -6744,6 +6764,18 @@ def test_what_the_machine_and_the_installed_packages_give_the_engine_is_no_setti
         (f"{_SITE}/vllm/engine/llm_engine.py", "__init__", "self.model_executor = executor_class("),
         (path, func, "raise X("),
         last=last,
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_verls_device_helpers_probing_the_machine_check_no_setting() -> None:
+    """verl/utils/device.py reads the NPU's software version off npu-smi: what it refuses is the
+    machine's (a driver's version info not mounted into the container), not a setting."""
+    log = _frames(
+        ("/opt/verl/verl/workers/rollout/vllm_rollout/utils.py", "__init__", "check_ipc_version_support()"),
+        ("/opt/verl/verl/utils/device.py", "check_ipc_version_support", 'raise RuntimeError(f"...")'),
+        last="RuntimeError: Error checking IPC support: Invalid software version format: na",
+        prefix="(WorkerDict pid=7) ",
     )
     assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
 

@@ -25,7 +25,7 @@ from verl_doctor.catalog.rule import Rule
 from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import replace
 from verl_doctor.engine.context import ContextCollector
-from verl_doctor.engine.line_kinds import Frame, describe_phase, frame_match
+from verl_doctor.engine.line_kinds import ExceptionLine, Frame, describe_phase, frame_match, is_verl_actor
 from verl_doctor.engine.normalize import (
     FRAME_REST,
     NEW_RECORD,
@@ -177,6 +177,10 @@ class Analyzer(ExceptionReadings):
         # message and worker sit, and their verdict: the scanner hands copies to `add_copy`.
         self.copy_plans: dict[bytes, CopyPlan] = {}
         self.copies_taken = 0
+        self._verl_seen = False  # a frame of verl's code, or a line of one of its Ray actors
+        # Refusals of a library's settings credited as values of the run (code, line, exception):
+        # kept only when the log shows verl ran (see `_library_settings_without_verl`).
+        self._library_settings_read: list[tuple[str, Line, ExceptionLine]] = []
 
     # ------------------------------------------------------------------ per line
 
@@ -185,6 +189,8 @@ class Analyzer(ExceptionReadings):
         self.lines_seen += 1
         if line.source not in self.sources_order:
             self.sources_order.append(line.source)
+        if not self._verl_seen and is_verl_actor(line.worker.actor):
+            self._verl_seen = True
         text = line.text
         verdict = self.memo.verdict(text, line.is_config, line)
         if verdict is None:
@@ -229,6 +235,7 @@ class Analyzer(ExceptionReadings):
         ends = max(line.number, tail_until)
         if fr is not None:
             if fr.is_verl:
+                self._verl_seen = True
                 self._frames_of(line.worker).append((line.number, fr))
                 if "config." in follow[:400]:
                     self._note_config_read(line, follow)
@@ -837,6 +844,7 @@ class Analyzer(ExceptionReadings):
         self._misspelt_target()
         self._unknown_the_overrides_place()
         self._instantiate_key_set()
+        self._library_settings_without_verl()
         if self.states or self._unknown or not self._echoes:
             return
         from verl_doctor.engine.fallbacks import envelope_class

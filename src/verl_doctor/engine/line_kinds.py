@@ -129,6 +129,19 @@ _CHECKOUTS = {
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
 
 
+# The Ray actors verl's trainers start, by class name (`(TaskRunner pid=1)`, `ray::WorkerDict.x()`).
+_VERL_ACTOR = re.compile(
+    r"(?:TaskRunner\w*|WorkerDict|(?:vLLM|SGLang|TRTLLM)HttpServer|AgentLoopWorker\w*|RewardLoopWorker\w*|"
+    r"RewardManagerWorker|FullyAsync\w+|OneStepOff\w+)"
+)
+
+
+@lru_cache(maxsize=1024)  # asked for the worker of every line until one is verl's
+def is_verl_actor(name: str | None) -> bool:
+    """True for the class name of a Ray actor verl's trainers start."""
+    return name is not None and _VERL_ACTOR.fullmatch(name) is not None
+
+
 @lru_cache(maxsize=4096)  # a traceback names the same few files on every rank and retry
 def is_verl_path(path: str) -> bool:
     """True for a file of verl's own code: under site-packages, the installed package is the

@@ -18,7 +18,13 @@ from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.common.records import record, replace
 from verl_doctor.engine.context import ContextCollector
 from verl_doctor.engine.fingerprint import fingerprint
-from verl_doctor.engine.line_kinds import LOADING_CHECKPOINT, SAVING_CHECKPOINT, ExceptionLine, Frame
+from verl_doctor.engine.line_kinds import (
+    LOADING_CHECKPOINT,
+    SAVING_CHECKPOINT,
+    ExceptionLine,
+    Frame,
+    is_verl_actor,
+)
 from verl_doctor.engine.normalize import (
     BARE_EXCEPTION_ENDS,
     HOST_LABEL,
@@ -390,6 +396,9 @@ class ExceptionReadings:
         memo: VerdictMemo
         _user_module: dict[tuple[object, ...], tuple[int, str]]
         _restoring_state: dict[tuple[object, ...], int]
+        _verl_seen: bool
+        _envelopes: deque[tuple[Line, Any]]
+        _library_settings_read: list[tuple[str, Line, ExceptionLine]]
         catalog: Catalog
         context: ContextCollector
         states: dict[str, RuleState]
@@ -1413,7 +1422,43 @@ class ExceptionReadings:
             and self._outside_verl(line, package)
         ):
             return False
-        return self._credit(line, found)
+        credited = self._credit(line, found)
+        from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES
+
+        if credited and found is not None and found.code in _VERL_VALUE_CODES and package in ROLLOUT_ENGINES:
+            # (the engines are also served and scripted on their own, outside any verl run)
+            self._library_settings_read.append((found.code, line, exc))
+        return credited
+
+    def _verl_ran(self) -> bool:
+        """Whether the log shows verl running: its code in a traceback, its command line or
+        overrides, or one of its Ray actors printing a line or wrapping an error."""
+        return (
+            self._verl_seen
+            or self.context.entry_point is not None
+            or bool(self.context.overrides)
+            or any(is_verl_actor(env.actor) for _, env in self._envelopes)
+        )
+
+    def _library_settings_without_verl(self) -> None:
+        """A rollout engine's refusal of its settings credited as a value of the run, in a log
+        where nothing shows verl running (`vllm serve`, `python -m sglang.launch_server`, a user's
+        script building an engine): the values are that command's or script's, not verl's
+        config; the exception stays unrecognized."""
+        reads, self._library_settings_read = self._library_settings_read, []
+        for code, line, exc in reads:
+            state = self.states.get(code)
+            if state is None or state.first is not line or not state.basis.startswith("exception"):
+                continue  # (a rule's own message, or another reading, leads the finding)
+            if self._verl_ran():
+                continue
+            del self.states[code]
+            fp = fingerprint(exc.type, exc.message)
+            self._answered_fps.discard(fp)
+            self._remember_unknown(line, exc)
+            unknown = self._unknown.get(fp)
+            if unknown is not None:
+                unknown.count = max(unknown.count, state.count)
 
     def _directed_at_the_run(self, message: str) -> bool:
         """Whether the setting a refusal directs is one of the run's: an engine's flag or a

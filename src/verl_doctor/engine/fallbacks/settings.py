@@ -228,8 +228,9 @@ def _checks_settings(package: str, path: str, func: str, message: str = "") -> b
         return "/datasets/features/" not in path
     if package == "verl":
         # DataProto's own checks judge the data code hands it (its shapes, keys, batch dims); the
-        # batch arithmetic behind its chunks is CFG004's signatures
-        return not path.endswith("/verl/protocol.py")
+        # batch arithmetic behind its chunks is CFG004's signatures; verl's device helpers probe
+        # the machine (npu-smi's software version, the CANN toolkit's files)
+        return not path.endswith(("/verl/protocol.py", "/verl/utils/device.py"))
     if package in ROLLOUT_ENGINES and _ENGINE_TELEMETRY.search(path):
         # (its tracing exporters and metrics loggers: set up by the engine's own environment, not
         # by a setting verl passes)
