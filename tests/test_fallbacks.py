@@ -5098,6 +5098,8 @@ def test_verls_patch_handed_inputs_of_another_shape_is_the_patched_librarys_rele
             "RuntimeError: PyTorch should be installed. Please follow the instructions at https://pytorch.org/.",
             "torch",
         ),
+        # an import that failed, saying what is not installed after its own words
+        ("ImportError: Unable to convert output to MLX tensors format, MLX is not installed.", "MLX"),
     ],
 )
 def test_a_package_a_message_says_must_be_there_is_a_missing_dependency(message: str, pkg: str) -> None:

@@ -398,6 +398,12 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
             # an import that failed, asking for a package by name: `Please install simm by ...`
             or (m.lastgroup in ("s", "w") and exc_type in ("ImportError", "ModuleNotFoundError"))
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
+            # (an import that failed says what is not installed: `..., MLX is not installed.`)
+            or (
+                m.lastgroup == "e"
+                and exc_type in ("ImportError", "ModuleNotFoundError")
+                and name.lower() not in _NOT_A_PACKAGE
+            )
             or (imported and m.lastgroup in ("e", "p"))
         )
         # (a module of a package, `the pyarrow.dataset module is not available`: that package)
