@@ -174,3 +174,13 @@ def test_a_message_naming_an_asynchronous_trainers_option_names_its_key() -> Non
     # in code, a one-word name compared with literal choices is a setting's value
     assert keys_named_in('assert truncation in ["left", "right"]', code=True) == ["data.truncation"]
     assert keys_named_in('assert truncation in ["left", "right"]') == []
+
+
+def test_a_section_and_its_option_written_apart_name_the_key() -> None:
+    from verl_doctor.catalog.verl_keys import keys_named_in
+
+    named = keys_named_in("Unknown precision_debugger stages: ['compute_log_prob', 'update_actor']")
+    assert named and all(k.endswith(".precision_debugger.stages") for k in named)
+    # a name whose type is checked is a value handed in, however many options end in it
+    assert keys_named_in("temperature must be a float, but got <class 'int'>") == ["temperature"]
+    assert keys_named_in("temperature is too high for this model") == []

@@ -267,6 +267,8 @@ def feature_keys(words: str) -> list[str]:
 _CHOICE_SUBJECT = re.compile(
     r"\b(?P<name>[A-Za-z_]\w*)\s+(?:not\s+)?in\s+[\[({]\s*[\"']|\b(?P<name2>[A-Za-z_]\w*)\s*[!=]=\s*[\"']"
 )
+# Two words in a row, read overlapping (`a b c`: `a b`, `b c`).
+_SECTION_THEN_WORD = re.compile(r"(?=\b([A-Za-z_]\w*) ([a-z_]\w*)\b)")
 # In a message, a name whose type is checked (`temperature must be a float, but got <class 'int'>`,
 # `analysis must be of type bool`) is a value handed in: a setting's, when an option ends in it.
 _TYPE_CHECKED = re.compile(
@@ -317,6 +319,12 @@ def keys_named_in(
         for key in found:
             if key not in out:
                 out.append(key)
+    # A section's name and one of its options written apart (`Unknown precision_debugger stages`).
+    for section, leaf in _SECTION_THEN_WORD.findall(message):
+        if is_option_name(section):
+            for key in _ending_in(dotted_by_leaf, f"{section}.{leaf}")[:3]:
+                if key not in out:
+                    out.append(key)
     return out[:limit]
 
 

@@ -426,6 +426,10 @@ _MODEL_SPLIT = (
     r"\b(?:infer|train|rollout)_tp\b|num_layers_per|virtual_pp|\bvpp\b|"
     # a linear layer's share on one tensor-parallel rank (vLLM's and SGLang's sharded layers)
     r"\b(?:input|output)_partition_sizes?\b|\b(?:input|output)_size_per_partition\b|"
+    # ... and an MoE layer's (`The output_size of gate's and up's weight = 192 is not divisible by
+    # weight quantization block_n = 128`, vLLM's and SGLang's fp8 MoE methods)
+    r"\b(?:input|output)_size of [\w' ]{1,40}weight = \d+ is not divisible by "
+    r"weight quantization block_[nk]\b|"
     # experts spread over the expert-parallel ranks
     r"\bexperts (?:across|over|among) (?:the )?ranks\b"
 )
