@@ -132,3 +132,35 @@ def test_media_dropped_for_want_of_a_processor_is_a_warning(run_cli) -> None:
     assert r.returncode == 0
     assert report["findings"] == []
     assert [w["rule"] for w in report["warnings"]] == ["CFG012"]
+
+
+_P = "(WorkerDict pid=1896015) "
+_PROBE_FAILED = (
+    f'{_P}  File "/opt/conda/envs/verl/lib/python3.10/site-packages/sglang/srt/distributed/device_communicators/'
+    'cuda_wrapper.py", line 117, in __init__\n'
+    f'{_P}    assert so_file is not None, "libcudart is not loaded in the current process"\n'
+    f"{_P}AssertionError: libcudart is not loaded in the current process\n"
+)
+_RELAYED = (
+    f"{_P}[2025-06-28 09:15:56 TP0] Setup Custom allreduce failed with Error happened when batch testing "
+    "peer-to-peer access from (0, 0, 1, 1) to (0, 1, 0, 1):\n"
+    f"{_P}Traceback (most recent call last):\n" + _PROBE_FAILED + f"{_P}. To silence this warning, specify "
+    "--disable-custom-all-reduce explicitly.\n"
+    f"{_P}[2025-06-28 09:15:57 TP0] Load weight begin. avail mem=74.02 GB\n"
+)
+
+
+def test_an_error_a_warning_relays_whole_is_a_warning(run_cli) -> None:
+    """SGLang's custom all-reduce set-up relays its failed peer-to-peer probe, traceback and all,
+    in a warning and goes on with NCCL: what the traceback says is a warning, the run healthy;
+    the same error raised on its own is the failure."""
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=(_RELAYED + TRAINING).encode()).stdout)
+    assert report["findings"] == [] and report["unrecognized"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["ENV015"]
+    alone = f"{_P}Traceback (most recent call last):\n" + _PROBE_FAILED
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=alone.encode()).stdout)
+    assert [f["rule"] for f in report["findings"]] == ["ENV015"]
+    # an error the same process prints after the warning's record is over is read as usual
+    oom = f"{_P}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=(_RELAYED + oom).encode()).stdout)
+    assert [f["rule"] for f in report["findings"]] == ["FLOW004"]

@@ -78,6 +78,8 @@ INTERNAL_LITERALS: dict[str, list[str]] = {
         "LLM engine (v",
         "overrides",
     ],
+    # the words that end a warning relaying a caught error (engine/analyze.py `_RELAYS_AN_ERROR`)
+    "relay_end": ["To silence this warning"],
 }
 
 

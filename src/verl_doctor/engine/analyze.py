@@ -90,6 +90,14 @@ _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
 
+# A warning that relays a caught error whole, its traceback on the lines after it and its own
+# words after that (SGLang's parallel_state.py: `Setup Custom allreduce failed with {e}. To silence
+# this warning, specify --disable-custom-all-reduce explicitly.`): the run goes on without it.
+_RELAYS_AN_ERROR = lazy_compile(r"\bSetup Custom allreduce failed with\b")
+RELAY_SPAN = 80  # lines of one worker a relayed traceback may take
+# A log record opening with its date and time (`[2025-10-30 10:22:32 TP0]`): the relay has ended.
+_TIMED_RECORD = lazy_compile(r"\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
+
 # A command line as a shell printed it (`$ python3 -m verl.trainer.main_ppo ...`).
 _SHELL_PROMPT = lazy_compile(r"^\s*\$ ")
 # Frames that only pass a call on: validation libraries and generated code.
@@ -104,6 +112,11 @@ _RELATIVE = lazy_compile(r"(?![/\\<~.]|[A-Za-z]:)")
 _NAME_GOES_ON = lazy_compile(
     r"[\w<>.]+(?<!Error)(?<!Exception)(?<!Warning)(?<!Interrupt)(?<!Exit)\s*(?:\n|$)"
 )
+
+
+def _process_of(line: Line) -> tuple[str, str | None, int | None]:
+    """The process that printed `line` (its rank aside: SGLang names it on its records only)."""
+    return (line.source, line.worker.actor, line.worker.pid)
 
 
 def _line_before(line: Line) -> str:
@@ -178,6 +191,8 @@ class Analyzer(ExceptionReadings):
         self.copy_plans: dict[bytes, CopyPlan] = {}
         self.copies_taken = 0
         self._verl_seen = False  # a frame of verl's code, or a line of one of its Ray actors
+        # the process that printed a warning relaying a caught error -> its line (`_relayed`)
+        self._relays: dict[tuple[str, str | None, int | None], int] = {}
         # Refusals of a library's settings credited as values of the run (code, line, exception):
         # kept only when the log shows verl ran (see `_library_settings_without_verl`).
         self._library_settings_read: list[tuple[str, Line, ExceptionLine]] = []
@@ -197,6 +212,11 @@ class Analyzer(ExceptionReadings):
             # A line kept for a literal that a hard wrap cut across its edge: only a joined
             # reading can match.
             return (self._wrapped_hits(line, None) or []) if line.cut else []
+        if "failed with" in text and _RELAYS_AN_ERROR.search(text) is not None:
+            self._relays[_process_of(line)] = line.number
+        elif self._relays and self._relayed(line, verdict):
+            self._record_hits(line, verdict, as_warnings=True)
+            return []
         if self.memo.enabled and not line.cut:  # without the memo: the reference path, always
             pure = verdict.pure
             if pure is None:
@@ -375,11 +395,29 @@ class Analyzer(ExceptionReadings):
             self._plan_copies(line, verdict)
         return new
 
-    def _record_hits(self, line: Line, verdict: Verdict) -> list[str]:
+    def _relayed(self, line: Line, verdict: Verdict) -> bool:
+        """Whether `line` is part of an error a warning relays (see `_RELAYS_AN_ERROR`): printed
+        by the same process, within RELAY_SPAN lines, up to the warning's own closing words and
+        before the process's next timed record."""
+        key = _process_of(line)
+        start = self._relays.get(key)
+        if start is None:
+            return False
+        if "relay_end" in verdict.kinds:
+            del self._relays[key]
+            return True
+        if line.number - start > RELAY_SPAN or _TIMED_RECORD.search(strip_ansi(line.raw)[:120]):
+            del self._relays[key]
+            return False
+        return True
+
+    def _record_hits(self, line: Line, verdict: Verdict, as_warnings: bool = False) -> list[str]:
+        """Record a line's signature hits (and facts); `as_warnings`: all of them as warnings."""
         new: list[str] = []
         text = line.text
         for rule, spans, warning in verdict.sigs:
             if spans is not None:
+                warning = warning or as_warnings
                 states = self.warning_states if warning else self.states
                 state = states.get(rule.id)
                 # Only a rule's first value of each group is kept: copies need not read theirs.
@@ -415,7 +453,10 @@ class Analyzer(ExceptionReadings):
         self.copies_taken += 1
         if source not in self.sources_order:
             self.sources_order.append(source)
-        self._record_hits(Line(source, number, text[start:end], raw, worker, 0, False), verdict)
+        if not self._verl_seen and is_verl_actor(worker.actor):
+            self._verl_seen = True
+        line = Line(source, number, text[start:end], raw, worker, 0, False)
+        self._record_hits(line, verdict, as_warnings=bool(self._relays) and self._relayed(line, verdict))
 
     def _wrapped_hits(self, line: Line, env: Any) -> list[str] | None:
         """Signatures tried on the line joined with the lines that continue it and, when it goes
