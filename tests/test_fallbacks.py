@@ -2261,6 +2261,14 @@ def test_a_clue_read_from_frames_stands_below_a_message_the_log_prints(run_cli) 
             "_resolve_teacher_key",
             "CFG011",
         ),
+        # the sample lacks the field a `*_key` option names: the data
+        (
+            "ValueError: Routing key is required for multi-teacher distillation (configured via "
+            "distillation.teacher_key='domain').",
+            "/opt/verl/verl/experimental/teacher_loop/teacher_manager.py",
+            "_resolve_teacher_key",
+            "CFG012",
+        ),
     ],
 )
 def test_registries_kinds_and_lists_of_what_exists(last: str, path: str, func: str, code: str) -> None:

@@ -477,7 +477,13 @@ def _config_check(
         package == "verl"
         and MISSING.search(message)
         # (its own words: a config it prints after them, `{'reward_model': ...}`, names fields too)
-        and (SAMPLE_FIELD.search(message.split("{", 1)[0]) or (_TOOL_CODE.search(p) and func == "create"))
+        and (
+            SAMPLE_FIELD.search(message.split("{", 1)[0])
+            or (_TOOL_CODE.search(p) and func == "create")
+            # verl's `*_key` options name a field of the samples (data.prompt_key,
+            # distillation.teacher_key): what they name is missing from the data
+            or bool(options and all(o.rpartition(".")[2].endswith("_key") for o in options))
+        )
     )
     if (
         package == "verl"
