@@ -150,7 +150,7 @@ _RELAYED = (
 )
 
 
-def test_an_error_a_warning_relays_whole_is_a_warning(run_cli) -> None:
+def test_an_error_a_warning_carries_whole_is_a_warning(run_cli) -> None:
     """SGLang's custom all-reduce set-up relays its failed peer-to-peer probe, traceback and all,
     in a warning and goes on with NCCL: what the traceback says is a warning, the run healthy;
     the same error raised on its own is the failure."""

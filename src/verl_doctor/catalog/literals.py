@@ -78,8 +78,8 @@ INTERNAL_LITERALS: dict[str, list[str]] = {
         "LLM engine (v",
         "overrides",
     ],
-    # the words that end a warning relaying a caught error (engine/analyze.py `_RELAYS_AN_ERROR`)
-    "relay_end": ["To silence this warning"],
+    # the words that end a warning carrying a caught error (engine/analyze.py `_WARNING_CARRIES_AN_ERROR`)
+    "warning_end": ["To silence this warning"],
 }
 
 

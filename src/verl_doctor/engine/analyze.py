@@ -90,12 +90,12 @@ _ELISION = lazy_compile(r"^\s*\.\.\.\s*<\d+ lines?>\s*\.\.\.\s*$")
 # A progress bar (tqdm's `  14%|█▍   | 7923/56112 [00:02<00:12, ...]`) is a record of its own.
 _PROGRESS_BAR = lazy_compile(r"\b\d{1,3}%\|")
 
-# A warning that relays a caught error whole, its traceback on the lines after it and its own
+# A warning that carries a caught error whole, its traceback on the lines after it and its own
 # words after that (SGLang's parallel_state.py: `Setup Custom allreduce failed with {e}. To silence
 # this warning, specify --disable-custom-all-reduce explicitly.`): the run goes on without it.
-_RELAYS_AN_ERROR = lazy_compile(r"\bSetup Custom allreduce failed with\b")
-RELAY_SPAN = 80  # lines of one worker a relayed traceback may take
-# A log record opening with its date and time (`[2025-10-30 10:22:32 TP0]`): the relay has ended.
+_WARNING_CARRIES_AN_ERROR = lazy_compile(r"\bSetup Custom allreduce failed with\b")
+CARRIED_SPAN = 80  # lines of one process a carried traceback may take
+# A log record opening with its date and time (`[2025-10-30 10:22:32 TP0]`): the warning has ended.
 _TIMED_RECORD = lazy_compile(r"\[\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d")
 
 # A command line as a shell printed it (`$ python3 -m verl.trainer.main_ppo ...`).
@@ -191,8 +191,8 @@ class Analyzer(ExceptionReadings):
         self.copy_plans: dict[bytes, CopyPlan] = {}
         self.copies_taken = 0
         self._verl_seen = False  # a frame of verl's code, or a line of one of its Ray actors
-        # the process that printed a warning relaying a caught error -> its line (`_relayed`)
-        self._relays: dict[tuple[str, str | None, int | None], int] = {}
+        # the process that printed a warning carrying a caught error -> its line (`_carried`)
+        self._carrying: dict[tuple[str, str | None, int | None], int] = {}
         # Refusals of a library's settings credited as values of the run (code, line, exception):
         # kept only when the log shows verl ran (see `_library_settings_without_verl`).
         self._library_settings_read: list[tuple[str, Line, ExceptionLine]] = []
@@ -212,9 +212,9 @@ class Analyzer(ExceptionReadings):
             # A line kept for a literal that a hard wrap cut across its edge: only a joined
             # reading can match.
             return (self._wrapped_hits(line, None) or []) if line.cut else []
-        if "failed with" in text and _RELAYS_AN_ERROR.search(text) is not None:
-            self._relays[_process_of(line)] = line.number
-        elif self._relays and self._relayed(line, verdict):
+        if "failed with" in text and _WARNING_CARRIES_AN_ERROR.search(text) is not None:
+            self._carrying[_process_of(line)] = line.number
+        elif self._carrying and self._carried(line, verdict):
             self._record_hits(line, verdict, as_warnings=True)
             return []
         if self.memo.enabled and not line.cut:  # without the memo: the reference path, always
@@ -395,19 +395,19 @@ class Analyzer(ExceptionReadings):
             self._plan_copies(line, verdict)
         return new
 
-    def _relayed(self, line: Line, verdict: Verdict) -> bool:
-        """Whether `line` is part of an error a warning relays (see `_RELAYS_AN_ERROR`): printed
-        by the same process, within RELAY_SPAN lines, up to the warning's own closing words and
-        before the process's next timed record."""
+    def _carried(self, line: Line, verdict: Verdict) -> bool:
+        """Whether `line` is part of an error a warning carries (`_WARNING_CARRIES_AN_ERROR`):
+        printed by the same process, within CARRIED_SPAN lines, up to the warning's own closing
+        words and before the process's next timed record."""
         key = _process_of(line)
-        start = self._relays.get(key)
+        start = self._carrying.get(key)
         if start is None:
             return False
-        if "relay_end" in verdict.kinds:
-            del self._relays[key]
+        if "warning_end" in verdict.kinds:
+            del self._carrying[key]
             return True
-        if line.number - start > RELAY_SPAN or _TIMED_RECORD.search(strip_ansi(line.raw)[:120]):
-            del self._relays[key]
+        if line.number - start > CARRIED_SPAN or _TIMED_RECORD.search(strip_ansi(line.raw)[:120]):
+            del self._carrying[key]
             return False
         return True
 
@@ -456,7 +456,7 @@ class Analyzer(ExceptionReadings):
         if not self._verl_seen and is_verl_actor(worker.actor):
             self._verl_seen = True
         line = Line(source, number, text[start:end], raw, worker, 0, False)
-        self._record_hits(line, verdict, as_warnings=bool(self._relays) and self._relayed(line, verdict))
+        self._record_hits(line, verdict, as_warnings=bool(self._carrying) and self._carried(line, verdict))
 
     def _wrapped_hits(self, line: Line, env: Any) -> list[str] | None:
         """Signatures tried on the line joined with the lines that continue it and, when it goes
