@@ -1426,8 +1426,11 @@ class ExceptionReadings:
         from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES
 
         if credited and found is not None and found.code in _VERL_VALUE_CODES and package in ROLLOUT_ENGINES:
-            # (the engines are also served and scripted on their own, outside any verl run)
-            self._library_settings_read.append((found.code, line, exc))
+            # (the engines are also served and scripted on their own, outside any verl run; only
+            # the credit that leads its finding is kept, not every rank's copy of it)
+            state = self.states.get(found.code)
+            if state is not None and state.first is line:
+                self._library_settings_read.append((found.code, line, exc))
         return credited
 
     def _verl_ran(self) -> bool:
