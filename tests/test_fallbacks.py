@@ -5083,6 +5083,51 @@ def test_flags_an_engine_refuses_are_verls_settings_only_where_the_log_shows_ver
     assert diagnose_text(command + _frames(*frames, last=last), _CATALOG).findings[0].rule == "CFG014"
 
 
+def test_a_users_script_kept_in_a_verl_checkout_is_no_verl_run() -> None:
+    """A script the user keeps in a checkout's scripts/ folder building its own engine: the flags
+    the engine refuses are the script's; the same refusal under verl's package code is the run's."""
+    frames = (
+        ("/home/amir/verl/scripts/filter_rollouts.py", "<module>", "llm = LLM(model=args.model, **extra)"),
+        (f"{_SITE}/vllm/engine/arg_utils.py", "create_engine_config", "raise ValueError("),
+    )
+    last = (
+        "ValueError: Invalid data-parallel launch options: `--data-parallel-hybrid-lb` and "
+        "`--data-parallel-external-lb` cannot be enabled together. Enable only one load-balancing mode."
+    )
+    assert not diagnose_text(_frames(*frames, last=last), _CATALOG).findings
+    in_package = (
+        (
+            "/home/amir/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+            "launch_server",
+            "engine_args.create_engine_config()",
+        ),
+        frames[1],
+    )
+    assert diagnose_text(_frames(*in_package, last=last), _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_model_parameter_a_converter_does_not_map_is_no_setting() -> None:
+    # (the trainer's frame waiting on the worker, then the worker's frames Ray relays)
+    log = (
+        '  File "/workspace/verl/verl/checkpoint_engine/base.py", line 413, in update_weights\n'
+        "    ray.get(self.trainer.update_weights(global_steps=global_steps))\n"
+        "ray.exceptions.RayTaskError(NotImplementedError): ray::WorkerDict.actor_rollout_update_weights() "
+        "(pid=733512, ip=10.0.12.41, actor_id=0e9d3b57c8a1f26e4d09a7e301000000)\n"
+        '  File "/workspace/verl/verl/single_controller/ray/base.py", line 936, in async_func\n'
+        '  File "/workspace/verl/verl/single_controller/base/decorator.py", line 433, in async_inner\n'
+        '  File "/workspace/verl/verl/workers/megatron_workers.py", line 989, in update_weights\n'
+        "    await self.rollout_mode()\n"
+        '  File "/workspace/verl/verl/workers/rollout/vllm_rollout/vllm_rollout.py", line 172, in update_weights\n'
+        "    await sender.async_send_weights(weights)\n"
+        '  File "/workspace/verl/verl/utils/megatron_utils.py", line 1103, in per_tensor_generator\n'
+        "    converted_names, converted_params = weight_converter.convert_param(cur_name, infer_params)\n"
+        '  File "/workspace/verl/verl/models/mcore/weight_converter.py", line 100, in convert_param\n'
+        '    raise NotImplementedError(f"Unsupported parameter name: {name}")\n'
+        "NotImplementedError: Unsupported parameter name: decoder.layers.0.input_layernorm.weight\n"
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
 def test_a_model_parameter_name_is_no_config_key() -> None:
     log = _tb(
         "RuntimeError: delta state verification FAILED: 1843200 elements differ between the server's weights "
@@ -7016,3 +7061,88 @@ def test_an_engine_layer_refusing_the_split_over_the_ranks_is_the_parallel_layou
     path: str, func: str, message: str
 ) -> None:
     assert diagnose_text(_tb(message, path, func), _CATALOG).findings[0].rule == "CFG010"
+
+
+def test_the_phase_a_traceback_failed_in_yields_to_the_setting_that_ends_it() -> None:
+    """verl's weight sync (the frames FLOW006 reads) ending in a refusal of a setting a rule
+    knows by its words (a bucket of 0 bytes): the setting is the answer, and the phase it
+    failed in is no second error."""
+    base = "/srv/rl/verl/verl"
+    log = (
+        f'  File "{base}/checkpoint_engine/base.py", line 515, in update_weights\n'
+        "    results = ray.get(\n"
+        "ray.exceptions.RayTaskError(ValueError): ray::WorkerDict.actor_update_weights() "
+        "(pid=5120, ip=10.0.0.8, actor_id=b1d3f5a7c9e1b3d5f7a9c1e301000000)\n"
+        f'  File "{base}/single_controller/ray/base.py", line 943, in async_func\n'
+        "    return await getattr(self.worker_dict[key], name)(*args, **kwargs)\n"
+        f'  File "{base}/workers/engine_workers.py", line 757, in update_weights\n'
+        "    metrics = await self.checkpoint_engine.send_weights(per_tensor_param, global_steps=global_steps)\n"
+        f'  File "{base}/checkpoint_engine/kimi_checkpoint_engine.py", line 337, in send_weights\n'
+        "    for named_tensors_gpu in ckpt_get_named_tensor_buckets(\n"
+        f'  File "{base}/checkpoint_engine/kimi_checkpoint_engine.py", line 45, in ckpt_get_named_tensor_buckets\n'
+        '    raise ValueError(f"bucket_bytes must be greater than 0, got {bucket_bytes}")\n'
+        "ValueError: bucket_bytes must be greater than 0, got 0\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+
+
+def test_a_script_generating_through_torchs_grad_decorator_sets_its_own_values() -> None:
+    """A user's script calling generate() (which transformers wraps in `@torch.no_grad()`) with
+    a value the GenerationConfig refuses: the script's argument, not a setting of verl's run."""
+    log = _frames(
+        ("/home/wyq/rl/scripts/beam_eval.py", "main", "gen = model.generate(**enc, early_stopping=flag)"),
+        (f"{_SITE}/torch/utils/_contextlib.py", "decorate_context", "return func(*args, **kwargs)"),
+        (f"{_SITE}/transformers/generation/utils.py", "generate", "generation_config, model_kwargs = x("),
+        (f"{_SITE}/transformers/generation/configuration_utils.py", "update", "self.validate()"),
+        (f"{_SITE}/transformers/generation/configuration_utils.py", "validate", "raise ValueError("),
+        last="ValueError: `early_stopping` must be a boolean or 'never', but is True.",
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_a_sampling_value_verls_generation_hands_transformers_is_a_setting() -> None:
+    """verl's HF rollout generating with a temperature of 0: transformers' logits warper refuses
+    the sampling value the run's generation config gave it."""
+    log = _frames(
+        ("/workspace/verl/verl/workers/rollout/hf_rollout.py", "_generate_minibatch", "output = x.generate("),
+        (f"{_SITE}/torch/utils/_contextlib.py", "decorate_context", "return func(*args, **kwargs)"),
+        (f"{_SITE}/transformers/generation/utils.py", "generate", "prepared = self._get_logits_processor("),
+        (
+            f"{_SITE}/transformers/generation/utils.py",
+            "_get_logits_processor",
+            "processors.append(TemperatureLogitsWarper(generation_config.temperature))",
+        ),
+        (f"{_SITE}/transformers/generation/logits_process.py", "__init__", "raise ValueError("),
+        last="ValueError: `temperature` (=0.0) has to be a strictly positive float, otherwise your next token "
+        "scores will be invalid. If you're looking for greedy decoding strategies, set `do_sample=False`.",
+        prefix="(WorkerDict pid=16048) ",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_distribution_a_check_asks_to_install_is_a_missing_dependency() -> None:
+    log = _tb(
+        "AssertionError: causal_conv1d_cuda is not available. Please install causal-conv1d.",
+        f"{_SITE}/transformers/models/falcon_mamba/modeling_falcon_mamba.py",
+        "cuda_kernels_forward",
+        "assert causal_conv1d_cuda is not None, (",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "ENV009"
+    assert any("pip install causal-conv1d" in c for fix in first.fixes for c in fix.commands)
+
+
+def test_a_ray_core_check_failing_on_a_taken_port_is_the_port() -> None:
+    """The GCS server's native check that fails when it cannot bind its port is the port in use,
+    not a native crash of its own."""
+    log = (
+        "RuntimeError: Failed to start GCS.  Last 1 lines of error files:\n"
+        "[2025-10-09 16:22:05,318 C 2904417 2904417] (gcs_server) grpc_server.cc:141:  Check failed: "
+        "server_ Failed to start the grpc server. The specified port is 6379. This means that Ray's core "
+        "components will not be able to function correctly. If the server startup error message is "
+        "`Address already in use`, it indicates the server fails to start because the port is already "
+        "used by other processes (such as --node-manager-port, --object-manager-port, --gcs-server-port, "
+        "and ports between --min-worker-port, --max-worker-port). Try running sudo lsof -i :6379 to check "
+        "if there are other processes listening to the port.\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["DIST002"]

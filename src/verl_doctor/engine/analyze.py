@@ -255,7 +255,7 @@ class Analyzer(ExceptionReadings):
         ends = max(line.number, tail_until)
         if fr is not None:
             if fr.is_verl:
-                self._verl_seen = True
+                self._verl_seen = self._verl_seen or fr.runs_verl
                 self._frames_of(line.worker).append((line.number, fr))
                 if "config." in follow[:400]:
                     self._note_config_read(line, follow)
@@ -278,10 +278,10 @@ class Analyzer(ExceptionReadings):
                 before = self._innermost.get(key)
                 near = before is not None and 0 <= line.number - before[0] <= RAISED_WITHIN
                 # Python's own library between two frames (asyncio running a coroutine,
-                # concurrent.futures handing back a result) passes the call on: the code that
-                # called through it is the frame before it.
-                std = fr.in_standard_library
-                if near and before is not None and before[1].in_standard_library and not std:
+                # concurrent.futures handing back a result), or torch's grad-mode decorator,
+                # passes the call on: the code that called through it is the frame before it.
+                std = fr.passes_call_on
+                if near and before is not None and before[1].passes_call_on and not std:
                     outer = self._outside_std.get(key)
                     if outer is not None and 0 <= line.number - outer[0] <= _THROUGH_STD_WITHIN:
                         before = outer[:2]

@@ -27,6 +27,9 @@ _ENGINE_DIED = "FLOW013"  # the rollout engine died after it had started
 # it) stands.
 _RAISED_ABOVE = 4
 _ENDS_THE_TRACEBACK = 12  # lines from a traceback's last frame a clue read to the exception
+# The kinds of error that explain the phase they end (the environment, a setting of the run):
+# where it failed is then only where.
+_ENDS_A_PHASE = frozenset(("env", "config"))
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -169,7 +172,7 @@ def report_parts(
                     e.source == f.source
                     and (
                         0 < f.first_line - e.line <= _RAISED_ABOVE
-                        or (g.category == "env" and 0 < e.line - last <= _ENDS_THE_TRACEBACK)
+                        or (g.category in _ENDS_A_PHASE and 0 < e.line - last <= _ENDS_THE_TRACEBACK)
                     )
                     for g in sure
                     for e in g.evidence

@@ -92,6 +92,16 @@ class Frame:
         return is_verl_path(self.path)
 
     @property
+    def runs_verl(self) -> bool:
+        """verl's code at work: not a script in a source checkout's side folders (`scripts/`,
+        `examples/`, `tests/`), which a user may have put there and runs on its own."""
+        if not self.is_verl:
+            return False
+        parts = self.path.replace("\\", "/").split("/")
+        after = parts[len(parts) - parts[::-1].index("verl") :] if "verl" in parts else []
+        return not (len(after) > 1 and after[0] in _CHECKOUT_SIDE_FOLDERS)
+
+    @property
     def package(self) -> str | None:
         """The installed package the file belongs to (`vllm` for .../site-packages/vllm/...),
         `verl` for verl's own code (also a source checkout and verl's recipes), else None."""
@@ -103,12 +113,19 @@ class Frame:
         return _STDLIB.search(self.path.replace("\\", "/")) is not None
 
     @property
+    def passes_call_on(self) -> bool:
+        """Code that only hands a call on: Python's own library (asyncio, functools) or torch's
+        decorators for grad modes (`@torch.no_grad()` on transformers' generate())."""
+        return self.in_standard_library or self.path.replace("\\", "/").endswith(_CALL_WRAPPERS)
+
+    @property
     def starts_a_module(self) -> bool:
         """Python's runpy running the module `python -m` named (`<frozen runpy>` from 3.11 on)."""
         return self.path == "<frozen runpy>" or _RUNPY.search(self.path.replace("\\", "/")) is not None
 
 
 _PACKAGE_DIRS = ("site-packages", "dist-packages")
+_CALL_WRAPPERS = ("/torch/utils/_contextlib.py",)
 # Python's own library: a lib/python3.X folder, outside its site-packages.
 _STDLIB = re.compile(r"(?:^|/)(?i:lib)/python3(?:\.\d+)?/(?!(?:site|dist)-packages/)[^\s\"]+\.py$")
 # Python starting a module that `python -m` named (`/usr/lib/python3.12/runpy.py`): the module run
@@ -126,6 +143,8 @@ _CHECKOUTS = {
     "mindspeed": frozenset(("MindSpeed",)),
 }
 # A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
+# A verl source checkout's folders beside its package (where users also keep their own scripts).
+_CHECKOUT_SIDE_FOLDERS = frozenset(("scripts", "examples", "tests"))
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
 
 

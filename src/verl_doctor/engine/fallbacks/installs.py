@@ -398,6 +398,8 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
             # an import that failed, asking for a package by name: `Please install simm by ...`
             or (m.lastgroup in ("s", "w") and exc_type in ("ImportError", "ModuleNotFoundError"))
             or (m.lastgroup == "e" and bool(re.search(r"[_\d]", name)))
+            # (`Please install causal-conv1d.`: a name spelt like a distribution, whatever raised it)
+            or (m.lastgroup == "s" and bool(re.search(r"[-_\d]", name)))
             # (an import that failed says what is not installed: `..., MLX is not installed.`)
             or (
                 m.lastgroup == "e"

@@ -50,6 +50,7 @@ from verl_doctor.engine.fallbacks.wording import (
     MODEL_FILE_DIRECTED,
     MODEL_KIND_REFUSED,
     MODEL_PARALLEL,
+    MODEL_PARAMETER,
     NOT_AN_OPTION,
     NOT_OF_PLUGIN_BASE,
     NOT_SUPPORTED_WITH,
@@ -174,13 +175,16 @@ _RAY_CHECKS_SETTINGS = lazy_compile(
 
 
 # Of transformers' code, only what verl hands it from the run's config is checked there: the
-# model's config classes (model.override_config), rope scaling, a GenerationConfig (whoever
-# generates), the attention implementation, the dtype and the split of a model over the ranks.
+# model's config classes (model.override_config), rope scaling, a GenerationConfig and the
+# sampling values it hands on (whoever generates), the attention implementation, the dtype and
+# the split of a model over the ranks.
 # Its tokenizers, processors, caches, a checkpoint's quantization config and its kernels judge
 # the model folder, the data or the code calling them.
 _TRANSFORMERS_SETTINGS = lazy_compile(
     r"/transformers/(?:(?:generation/|distributed/)?configuration_utils|modeling_rope_utils|"
     r"models/\w+/configuration_\w+|integrations/(?:tensor_parallel|\w*attention\w*))\.py:|"
+    # (the sampling values a generation config hands its logits processors: temperature, top_p)
+    r"/transformers/generation/logits_process\.py:__init__$|"
     r"/transformers/modeling_utils\.py:\w*(?:attn|attention|sdpa|dispatch|dtype)\w*$"
 )
 # ... and those settings named in a refusal, wherever transformers checks them.
@@ -311,8 +315,9 @@ def batch_check_operand(exc_type: str, path: str, func: str, operand: str) -> Fa
 def _names_an_option(message: str) -> bool:
     """Whether the message names an option the way code spells one (`kv_cache_dtype`,
     `--max-model-len`, `VLLM_USE_V1`); a class name (`Qwen2_5_VLForCausalLM`), an enum's member
-    (`RequestStatus.FINISHED_ABORTED`) and a module's value (`torch.float8_e4m3fn`) are none."""
-    message = REPR_SHOWN.sub(" ", message)
+    (`RequestStatus.FINISHED_ABORTED`), a module's value (`torch.float8_e4m3fn`) and a parameter
+    of the model (`decoder.layers.0.input_layernorm.weight`) are none."""
+    message = MODEL_PARAMETER.sub(" ", REPR_SHOWN.sub(" ", message))
     return any(
         t.group(0) not in NOT_AN_OPTION
         and (t.group(0).islower() or t.group(0).isupper())
@@ -815,8 +820,14 @@ def _verl_does_not_support(message: str) -> bool:
     """verl saying in so many words what it does not support (a feature, a model's layout, the
     two together); not its code that is missing (`not implemented yet`), nor a model whose
     config.json it sends the user to, nor a Python type its code was handed (`Indexing with
-    <class 'str'> is not supported`)."""
-    return bool(SUPPORT.search(message)) and "config.json" not in message and "<class '" not in message
+    <class 'str'> is not supported`), nor a parameter of the model (`Unsupported parameter name:
+    decoder.layers.0.input_layernorm.weight`: what the model holds)."""
+    return (
+        bool(SUPPORT.search(message))
+        and "config.json" not in message
+        and "<class '" not in message
+        and not MODEL_PARAMETER.search(message)
+    )
 
 
 _TOOL_CODE = lazy_compile(r"/verl/tools/\w+\.py$")

@@ -706,6 +706,8 @@ NOT_SUPPORTING = lazy_compile(
 
 
 SUPPORT = lazy_compile(r"\bsupport", re.I)
+# A parameter of the model named (`decoder.layers.0.input_layernorm.weight`, `lm_head.bias`).
+MODEL_PARAMETER = lazy_compile(r"\b[a-z_][\w.]*\.\d+\.[\w.]+|\b[a-z_][\w.]*\.(?:weight|bias)\b")
 
 
 # An environment variable is a setting wherever the code that reads it sits.
