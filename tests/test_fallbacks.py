@@ -7146,3 +7146,25 @@ def test_a_ray_core_check_failing_on_a_taken_port_is_the_port() -> None:
         "if there are other processes listening to the port.\n"
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["DIST002"]
+
+
+def test_one_split_of_the_model_asked_of_another_is_the_parallel_layout() -> None:
+    log = _tb(
+        "ValueError: When using expert parallelism and tensor parallelism, sequence parallelism must be used",
+        f"{_SITE}/megatron/core/model_parallel_config.py",
+        "__post_init__",
+        "raise ValueError(",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG010"
+
+
+def test_an_installed_packages_own_folder_is_no_path_of_the_run() -> None:
+    """A library looking for a module of its own (transformers' contributor command finding no
+    image processing module in its installed models folder): no model path the run gave."""
+    log = _tb(
+        f"ValueError: No image processing module found in {_SITE}/transformers/models/qwen2_5_vl",
+        f"{_SITE}/transformers/commands/add_fast_image_processor.py",
+        "add_fast_image_processor",
+        "raise ValueError(",
+    )
+    assert "CFG017" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]

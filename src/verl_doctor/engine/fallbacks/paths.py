@@ -123,12 +123,14 @@ def path_missing(message: str, exc_type: str) -> Fallback | None:
     if in_checkpoint:
         return None  # what a checkpoint holds (state dicts, global_step folders): not a setting
     for path in paths:
+        if "-packages/" in path:
+            # an installed package's own files (`No image processing module found in
+            # .../site-packages/transformers/models/qwen2_5_vl`): no path the run gave
+            continue
         low = path.lower()
         if low.endswith(DATA_SUFFIXES) and not MODEL_FILES.search(path):
             return Fallback("CFG013", {"path": path}, f"{an(exc_type)}: a data file that is not there")
         if low.endswith(".py"):
-            if "-packages/" in path:
-                continue  # an installed package's own file (`<module 'transformers.models.x' from ...>`)
             return Fallback(
                 "CFG008", {"path": path}, f"{an(exc_type)}: a custom module file that is not there"
             )

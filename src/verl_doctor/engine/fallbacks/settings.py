@@ -465,8 +465,12 @@ def _config_check(
     sizes_compared = compares_a_model_split(message)
     # A feature refused beside a model split (`... is not supported with elastic EP yet`): the
     # feature's setting is the value refused; the sizes themselves are fine.
-    parallel_sizes = sizes_compared or bool(
-        MODEL_PARALLEL.search(message) and (UNSUPPORTED.search(message) or USE_ANOTHER.search(message))
+    parallel_sizes = (
+        sizes_compared
+        or bool(
+            MODEL_PARALLEL.search(message) and (UNSUPPORTED.search(message) or USE_ANOTHER.search(message))
+        )
+        or _splits_asked_of_each_other(message)
     )
     if (
         package in ROLLOUT_ENGINES
@@ -772,6 +776,13 @@ def _needs_one_data_parallel_replica(message: str) -> bool:
     """A feature that runs with one data-parallel replica only, no model split named: the
     feature's setting (or the replicas asked of it) is refused, not a layout of the GPUs."""
     return bool(_ONE_DATA_PARALLEL_REPLICA.search(message)) and not MODEL_PARALLEL.search(message)
+
+
+def _splits_asked_of_each_other(message: str) -> bool:
+    """Whether a refusal asks one split of the model for another (`When using expert parallelism
+    and tensor parallelism, sequence parallelism must be used`): the parallel layout itself."""
+    splits = {m.group(0).lower().replace("_", " ") for m in MODEL_PARALLEL.finditer(message)}
+    return len(splits) >= 2 and _ASKS.search(message) is not None
 
 
 def _feature_a_split_refuses(message: str) -> bool:
