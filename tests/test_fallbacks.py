@@ -7168,3 +7168,43 @@ def test_an_installed_packages_own_folder_is_no_path_of_the_run() -> None:
         "raise ValueError(",
     )
     assert "CFG017" not in [f.rule for f in diagnose_text(log, _CATALOG).findings]
+
+
+def test_an_engine_config_class_refused_in_a_users_script_is_that_scripts_doing() -> None:
+    """pydantic refusing one of vLLM's config classes that a user's own script built (no verl
+    frame, command or actor in the log): the script's values, not verl's config; the same
+    refusal printed by verl's rollout server is a setting of the run."""
+    refusal = [
+        "Traceback (most recent call last):",
+        '  File "/data/rlhf/judge/build_judge.py", line 58, in <module>',
+        "    llm = LLM(model=args.model, config_format='mistral')",
+        '  File "/usr/lib/python3/dist-packages/vllm/engine/arg_utils.py", line 956, in create_model_config',
+        "    return ModelConfig(",
+        '  File "/usr/lib/python3/dist-packages/pydantic/_internal/_dataclasses.py", line 123, in __init__',
+        "    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)",
+        "pydantic_core._pydantic_core.ValidationError: 1 validation error for ModelConfig",
+        "  Value error, Found unknown quantization='awq' in config. Only 'fp8_e4m3' and 'compressed-tensors' "
+        "are supported. [type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]",
+    ]
+    alone = diagnose_text("\n".join(refusal) + "\n", _CATALOG)
+    assert "CFG014" not in [f.rule for f in alone.findings]
+    served = _pydantic_refusal(
+        [
+            "  Value error, speculative_max_model_len=4096 cannot be larger than draft_max_model_len=2048 "
+            "[type=value_error, input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]"
+        ]
+    )
+    assert diagnose_text(served, _CATALOG).findings[0].rule == "CFG014"
+
+
+def test_a_package_asked_to_be_installed_at_a_release_is_missing() -> None:
+    """`Please install vllm by pip install vllm==0.8.4`: the pin is only the release to install;
+    nothing says another release is there."""
+    log = _tb(
+        "ValueError: awq quantization requires some operators from vllm. Please install vllm by "
+        "`pip install vllm==0.8.4`",
+        f"{_SITE}/sglang/srt/layers/quantization/__init__.py",
+        "get_quantization_config",
+        "raise ValueError(",
+    )
+    assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV009"

@@ -1134,11 +1134,14 @@ class ExceptionReadings:
         check speaking when its words say so; else an unknown exception (shown as `shown`)."""
         from verl_doctor.engine.fallbacks import STACK_PACKAGES, config_check
 
+        exc = ExceptionLine(exc_type, exc_type, shown)
         if package in STACK_PACKAGES:
             options = self._options_named(message) if package == "verl" else []
-            if self._credit(line, config_check(exc_type, message, path, func, options, package)):
+            found = config_check(exc_type, message, path, func, options, package)
+            directed = self._setting_directed(message)
+            if self._credit_settings_check(line, exc, found, package, directed, message):
                 return
-        self._remember_unknown(line, ExceptionLine(exc_type, exc_type, shown))
+        self._remember_unknown(line, exc)
 
     def _validation_refused(self, line: Line) -> bool:
         """pydantic refusing to build a config class (vLLM >= 0.10's configs are pydantic
@@ -1415,6 +1418,20 @@ class ExceptionReadings:
             options += [k for k in self.context.set_keys_named_in(message) if k not in options]
         called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
+        return self._credit_settings_check(line, exc, found, package, directed, message)
+
+    def _credit_settings_check(
+        self,
+        line: Line,
+        exc: ExceptionLine,
+        found: Fallback | None,
+        package: str,
+        directed: bool,
+        message: str,
+    ) -> bool:
+        """Credit a library's check of its settings as a value of the run, unless a script of the
+        user's called that library with no verl code in the traceback; a rollout engine's is
+        remembered for the verl-ran check at the end (`_library_settings_without_verl`)."""
         if (
             found is not None
             and found.code in _VERL_VALUE_CODES

@@ -335,9 +335,23 @@ def version_required(message: str, exc_type: str) -> Fallback | None:
             # `requires jinja2>=3.1.0 to be installed`, `requires optimum version `1.24.0` or
             # higher`: a package by its pin
             package = name.lower()
-        if package and _PIN_NOT_INSTALLED.search(message, m.end()) and not VERSION_FOUND.search(message):
+        # (the package asked for without a pin of its own: `Please install vllm by ...`, not
+        # `Please install torch>=2.5.0`)
+        asked_to_install = re.search(
+            rf"\bplease install {re.escape(name)}\b(?!\s*(?:[<>=~!]|version))", message, re.I
+        )
+        if (
+            package
+            and (
+                _PIN_NOT_INSTALLED.search(message, m.end())
+                or (asked_to_install and not UPGRADE.search(message))
+            )
+            and not VERSION_FOUND.search(message)
+        ):
             # (`needs torchcodec>=0.3.0 with FFmpeg, which is not installed`: the pin it would
-            # need, of a package that is not there at all)
+            # need, of a package that is not there at all; `requires some operators from vllm.
+            # Please install vllm by `pip install vllm==0.8.4``: the package asked for, the pin
+            # only the release to install)
             return Fallback(
                 "ENV009",
                 {"module": package, "pkg": pip_distribution(package)},
