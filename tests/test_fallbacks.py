@@ -7208,3 +7208,43 @@ def test_a_package_asked_to_be_installed_at_a_release_is_missing() -> None:
         "raise ValueError(",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV009"
+
+
+@pytest.mark.parametrize(
+    ("name", "release"),
+    [
+        ("AutoModelForVision2Seq", True),
+        ("AutoModelForCausalLm", False),
+        ("AutoModelForTokenClassfication", False),
+    ],
+)
+def test_an_auto_class_no_release_defines_is_a_typo_not_a_release(name: str, release: bool) -> None:
+    """register_for_auto_class refusing a name: one transformers 4 defined and 5 dropped is the
+    release; a name no release defines is the calling code's typo."""
+    log = _tb(
+        f"ValueError: {name} is not a valid auto class.",
+        f"{_SITE}/transformers/modeling_utils.py",
+        "register_for_auto_class",
+        'raise ValueError(f"{auto_class} is not a valid auto class.")',
+    )
+    codes = [f.rule for f in diagnose_text(log, _CATALOG).findings]
+    assert ("ENV010" in codes) is release
+
+
+def test_a_name_this_run_set_that_a_lookup_does_not_find_is_that_setting() -> None:
+    """`+...override_config.activation=gelu_tanh`, then transformers' activation table has no
+    such function: the value the run set is refused."""
+    command = (
+        "Error executing job with overrides: ['actor_rollout_ref.model.path=/data/models/falcon-7b', "
+        "'+actor_rollout_ref.model.override_config.activation=gelu_tanh']\n"
+    )
+    log = command + _tb(
+        "KeyError: \"function gelu_tanh not found in ACT2FN mapping ['gelu', 'gelu_new', 'relu', 'silu']\"",
+        f"{_SITE}/transformers/activations.py",
+        "get_activation",
+        'raise KeyError(f"function {activation_string} not found in ACT2FN mapping {list(ACT2FN.keys())}")',
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert first.rule == "CFG014"
+    # (without the override nothing names the run's setting)
+    assert "CFG014" not in [f.rule for f in diagnose_text(log[len(command) :], _CATALOG).findings]

@@ -81,6 +81,11 @@ _PARTIAL_MODULE = lazy_compile(
     r"(?: \((?P<path>[^()]+)\))?"
 )
 # A value a check says it got, alone and quoted (`got '0.5'`).
+# The name a lookup did not find (`KeyError: 'gelu_tanh'`, `function gelu_tanh not found in
+# ACT2FN mapping`): spelt like a name, never a number, a path or a sentence.
+_NOT_FOUND_NAME = lazy_compile(
+    r"^['\"](?P<quoted>[A-Za-z][\w.-]{2,60})['\"]$|\b(?P<named>[A-Za-z][\w.-]{2,60}) (?:is )?not found in\b"
+)
 _GOT_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
 # A library saying something is gone, and a name it quotes (`storage`, 'storage', "storage").
 _REMOVED = lazy_compile(
@@ -460,6 +465,7 @@ class ExceptionReadings:
             or self._module_the_run_names(line, exc)
             or self._path_the_run_names(line, exc)
             or self._override_value_refused(line, exc)
+            or self._override_name_not_found(line, exc)
             or self._count_set_to_zero(line, exc)
             or self._removed_option_set(line, exc)
             or self._section_set_to_a_value(line, exc)
@@ -735,6 +741,29 @@ class ExceptionReadings:
             # (a setting given Hydra's null is one left without a value where one is needed)
             return self._credit(line, Fallback("CFG011", {"full_key": keys[0]}, basis))
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
+
+    def _override_name_not_found(self, line: Line, exc: ExceptionLine) -> bool:
+        """A lookup by a name this run set, and only this run, that found nothing (`KeyError:
+        "function gelu_tanh not found in ACT2FN mapping [...]"` after
+        `+...override_config.activation=gelu_tanh`): the setting names what no table holds. A
+        `*_key` option names a field of the data, which the data readings tell."""
+        if exc.type != "KeyError":
+            return False
+        m = _NOT_FOUND_NAME.search(exc.message)
+        if m is None:
+            return False
+        name = m.group("quoted") or m.group("named")
+        keys = [
+            key
+            for key, value in self.context.overrides.items()
+            if value.strip("'\"") == name and not key.endswith("_key")
+        ]
+        if len(keys) != 1:
+            return False  # (a name many settings share, or none, says nothing of which one)
+        from verl_doctor.engine.fallbacks import Fallback
+
+        basis = f"a KeyError: nothing named {name!r}, which this run set as {keys[0]}"
+        return self._credit(line, Fallback("CFG014", {"options": keys[0]}, basis))
 
     def _count_set_to_zero(self, line: Line, exc: ExceptionLine) -> bool:
         """verl failing on a count this run set to 0 or below: dividing by it (`trainer.n_gpus_per_node=0`,
