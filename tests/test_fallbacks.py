@@ -7248,3 +7248,15 @@ def test_a_name_this_run_set_that_a_lookup_does_not_find_is_that_setting() -> No
     assert first.rule == "CFG014"
     # (without the override nothing names the run's setting)
     assert "CFG014" not in [f.rule for f in diagnose_text(log[len(command) :], _CATALOG).findings]
+
+
+def test_a_native_crash_near_a_taken_port_is_still_a_crash() -> None:
+    """Only the GCS check that fails on its port is the port: a segmentation fault a few lines
+    later in the same log stays a native crash of its own."""
+    log = (
+        "ConnectionError: Ray is trying to start at 10.0.0.5:6379, but is already running at 10.0.0.5:6379.\n"
+        + "".join(f"(WorkerDict pid=19254) step {i}: loss=0.31\n" for i in range(20))
+        + "(WorkerDict pid=19254) *** SIGSEGV received at time=1759184497 on cpu 133 ***\n"
+    )
+    codes = [f.rule for f in diagnose_text(log, _CATALOG).findings]
+    assert "DIST002" in codes and "FLOW008" in codes
