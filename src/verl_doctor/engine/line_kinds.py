@@ -142,9 +142,9 @@ _CHECKOUTS = {
     # (Ascend's MindSpeed, installed from its checkout as its guide says: verl's mindspeed engine)
     "mindspeed": frozenset(("MindSpeed",)),
 }
-# A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
 # A verl source checkout's folders beside its package (where users also keep their own scripts).
 _CHECKOUT_SIDE_FOLDERS = frozenset(("scripts", "examples", "tests"))
+# A `verl` folder followed by these is a Python environment named verl (`conda create -n verl`).
 _ENV_LAYOUT = frozenset(("lib", "lib64", "bin", "include", "share", "Lib", "Scripts", "conda-meta"))
 
 

@@ -80,12 +80,12 @@ _PARTIAL_MODULE = lazy_compile(
     r"partially initialized module '(?P<module>[\w.]+)'(?:[^(]*\(most likely due to a circular import\))?"
     r"(?: \((?P<path>[^()]+)\))?"
 )
-# A value a check says it got, alone and quoted (`got '0.5'`).
 # The name a lookup did not find (`KeyError: 'gelu_tanh'`, `function gelu_tanh not found in
 # ACT2FN mapping`): spelt like a name, never a number, a path or a sentence.
 _NOT_FOUND_NAME = lazy_compile(
     r"^['\"](?P<quoted>[A-Za-z][\w.-]{2,60})['\"]$|\b(?P<named>[A-Za-z][\w.-]{2,60}) (?:is )?not found in\b"
 )
+# A value a check says it got, alone and quoted (`got '0.5'`).
 _GOT_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
 # A library saying something is gone, and a name it quotes (`storage`, 'storage', "storage").
 _REMOVED = lazy_compile(
