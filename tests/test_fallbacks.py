@@ -7260,3 +7260,29 @@ def test_a_native_crash_near_a_taken_port_is_still_a_crash() -> None:
     )
     codes = [f.rule for f in diagnose_text(log, _CATALOG).findings]
     assert "DIST002" in codes and "FLOW008" in codes
+
+
+def test_an_error_hydra_relays_after_its_own_traceback_keeps_that_traceback_reading() -> None:
+    """A tokenizer's check failing inside verl's HFModelConfig (its traceback printed in full),
+    then Hydra's `Error in call to target` relaying it: the tokenizer raised it, not verl's
+    config class; the wrapper adds no config finding."""
+    log = _frames(
+        ("/home/u/verl/verl/workers/config/model.py", "__post_init__", "self.tokenizer = hf_tokenizer("),
+        (f"{_SITE}/transformers/tokenization_utils_base.py", "__init__", "raise ValueError("),
+        last="ValueError: Padding side should be selected between 'right' and 'left', current value: Left",
+    ) + (
+        "\nThe above exception was the direct cause of the following exception:\n\n"
+        + _frames(
+            ("/home/u/verl/verl/utils/config.py", "omega_conf_to_dataclass", "return instantiate(config)"),
+            (
+                f"{_SITE}/hydra/_internal/instantiate/_instantiate2.py",
+                "_call_target",
+                "raise InstantiationException(msg) from e",
+            ),
+            last="hydra.errors.InstantiationException: Error in call to target "
+            "'verl.workers.config.model.HFModelConfig':",
+        )
+        + "ValueError(\"Padding side should be selected between 'right' and 'left', current value: Left\")\n"
+    )
+    report = diagnose_text(log, _CATALOG)
+    assert "CFG014" not in [f.rule for f in report.findings]

@@ -1106,6 +1106,11 @@ class ExceptionReadings:
             return
         exc_type = inner.group("type")
         message = (inner.group("msg") or "").replace("\\'", "'").replace('\\"', '"')
+        fp = fingerprint(exc_type, message)
+        if fp in self._unknown or fp in self._answered_fps:
+            # (the error's own traceback, printed above the wrapper, said who raised it: a
+            # tokenizer's check inside the config class's __post_init__ is the tokenizer's)
+            return
         module, _, cls = target.group("target").rpartition(".")
         checked = exc_type in _REFUSAL_TYPES and cls.endswith("Config")
         path = "/" + module.replace(".", "/") + ".py"
