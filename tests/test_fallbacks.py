@@ -351,6 +351,13 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/sglang/srt/server_args.py",
             "CFG014",
         ),
+        # Two values held to each other, both given or neither: the pair given is refused.
+        (
+            "ValueError: `n_group` and `topk_group` must be set together (both `None` for non-grouped "
+            "routing), got n_group=None, topk_group=4.",
+            f"{_SITE}/transformers/models/deepseek_v3/configuration_deepseek_v3.py",
+            "CFG014",
+        ),
         # ... while one asked for and not given is missing.
         (
             "ValueError: num_speculative_tokens must be provided with speculative model unless the "
@@ -594,6 +601,19 @@ def test_a_path_the_message_says_is_not_there_is_told_by_what_it_is(message: str
     assert first.rule == code, first
 
 
+def test_a_key_the_file_does_not_hold_is_no_path_that_is_not_there() -> None:
+    # (the adapter's config file is there; the LoRA rank it should hold is not)
+    message = "ValueError: LoRA rank 'r' not found in /data/adapters/qwen-lora/adapter_config.json"
+    report = diagnose_text(
+        _tb(message, "/opt/verl/verl/utils/model.py", "get_lora_rank_from_adapter"), _CATALOG
+    )
+    assert "CFG017" not in [f.rule for f in report.findings]
+    # ... while the file itself not being there is the path
+    gone = "ValueError: /data/adapters/qwen-lora/adapter_config.json not found"
+    report = diagnose_text(_tb(gone, "/opt/verl/verl/utils/model.py", "get_lora_rank_from_adapter"), _CATALOG)
+    assert [f.rule for f in report.findings][:1] == ["CFG017"]
+
+
 def test_a_key_error_where_verl_reads_a_data_row_is_a_missing_dataset_field() -> None:
     text = _tb("KeyError: 'answer'", "/workspace/proj/verl/verl/workers/reward_manager/naive.py", "__call__")
     first = diagnose_text(text, _CATALOG).findings[0]
@@ -715,6 +735,63 @@ def test_an_actor_death_envelope_yields_to_the_error_that_killed_the_actor() -> 
     log = _ACTOR_DEATH_ENVELOPE + "ModuleNotFoundError: No module named 'flash_attn'\n"
     report = diagnose_text(log, _CATALOG)
     assert [f.rule for f in report.findings] == ["ENV009"]
+
+
+_SAVE_REFUSED_BY_CONFIG_CHECK = (
+    "Error executing job with overrides: ['algorithm.adv_estimator=grpo',"
+    " 'actor_rollout_ref.model.path=/models/ds-lite',"
+    " '+actor_rollout_ref.model.override_config.topk_group=4', 'trainer.save_freq=50']\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/verl/verl/trainer/main_ppo.py", line 42, in main\n'
+    "    run_ppo(config)\n"
+    '  File "/opt/verl/verl/trainer/ppo/ray_trainer.py", line 1210, in _save_checkpoint\n'
+    "    self.actor_rollout_wg.save_checkpoint(\n"
+    '  File "/opt/verl/verl/single_controller/ray/base.py", line 56, in __call__\n'
+    "    output = ray.get(output)\n"
+    "ray.exceptions.RayTaskError(StrictDataclassClassValidationError):"
+    " ray::WorkerDict.actor_rollout_ref_save_checkpoint() (pid=3311, ip=10.0.0.5,"
+    " actor_id=4c9d72a8e6f1b03a55d7e91801000000,"
+    " repr=<verl.single_controller.ray.base.WorkerDict object at 0x7f0e58b3d2b0>)\n"
+    '  File "/usr/local/lib/python3.12/dist-packages/huggingface_hub/dataclasses.py", line'
+    " 251, in validate\n"
+    "    validator(self)\n"
+    "  File"
+    ' "/usr/local/lib/python3.12/dist-packages/transformers/models/deepseek_v3/configuration_de'
+    'epseek_v3.py", line 159, in validate_architecture\n'
+    "    raise ValueError(\n"
+    "ValueError: `n_group` and `topk_group` must be set together (both `None` for non-grouped"
+    " routing), got n_group=None, topk_group=4.\n"
+    "\n"
+    "The above exception was the direct cause of the following exception:\n"
+    "\n"
+    "ray::WorkerDict.actor_rollout_ref_save_checkpoint() (pid=3311, ip=10.0.0.5,"
+    " actor_id=4c9d72a8e6f1b03a55d7e91801000000,"
+    " repr=<verl.single_controller.ray.base.WorkerDict object at 0x7f0e58b3d2b0>)\n"
+    '  File "/opt/verl/verl/utils/checkpoint/fsdp_checkpoint_manager.py", line 390, in'
+    " save_checkpoint\n"
+    "    model_config.save_pretrained(hf_config_tokenizer_path)\n"
+    '  File "/usr/local/lib/python3.12/dist-packages/transformers/configuration_utils.py",'
+    " line 790, in save_pretrained\n"
+    "    self.validate()\n"
+    '  File "/usr/local/lib/python3.12/dist-packages/huggingface_hub/dataclasses.py", line'
+    " 253, in validate\n"
+    "    raise StrictDataclassClassValidationError(validator=validator.__name__, cause=e) from"
+    " e\n"
+    "huggingface_hub.errors.StrictDataclassClassValidationError: Class validation error for"
+    " validator 'validate_architecture':\n"
+    "    ValueError: `n_group` and `topk_group` must be set together (both `None` for"
+    " non-grouped routing), got n_group=None, topk_group=4.\n"
+)
+
+
+def test_a_wrapper_naming_only_a_type_follows_the_reading_of_the_exception_it_wraps() -> None:
+    # The Ray wrapper names only the outer type (and the save it failed in); the config class's
+    # own words, chained inside it, name the value this run set.
+    report = diagnose_text(_SAVE_REFUSED_BY_CONFIG_CHECK, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014", "FLOW012"]
+    # with nothing inside it read, the wrapper still leads
+    bare = _SAVE_REFUSED_BY_CONFIG_CHECK.replace("+actor_rollout_ref.model.override_config.topk_group=4", "")
+    assert [f.rule for f in diagnose_text(bare, _CATALOG).findings][0] == "FLOW012"
 
 
 def test_a_fix_step_bound_to_a_group_shows_only_when_the_message_captured_it() -> None:
@@ -4793,6 +4870,32 @@ def test_pydantic_saying_a_field_is_required_is_a_value_not_given() -> None:
         "  Field required [type=missing, input_value={'name': 'calculator'}, input_type=dict]\n"
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG011"
+
+
+def test_pydantic_refusing_what_a_server_answered_is_no_setting() -> None:
+    # (verl's generation server parsing the rollout server's reply: an error body has none of
+    # a completion's fields, which says nothing of the run's settings)
+    log = (
+        _frames(
+            (
+                "/opt/verl/verl/trainer/main_generation_server.py",
+                "submit_request",
+                "return ChatCompletion(**data)",
+            ),
+            (
+                f"{_SITE}/pydantic/main.py",
+                "__init__",
+                "validated_self = self.__pydantic_validator__.validate_python(data, self_instance=self)",
+            ),
+            last="pydantic_core._pydantic_core.ValidationError: 5 validation errors for ChatCompletion",
+        )
+        + "id\n"
+        "  Field required [type=missing, input_value={'object': 'error', 'message': 'bad'}, input_type=dict]\n"
+    )
+    assert not diagnose_text(log, _CATALOG).findings
+    # the same refusal of a class built from settings stays a value not given
+    config = log.replace("ChatCompletion", "SamplingConfig")
+    assert diagnose_text(config, _CATALOG).findings[0].rule == "CFG011"
 
 
 def test_a_batch_size_checked_against_the_gpu_count_is_batch_arithmetic() -> None:

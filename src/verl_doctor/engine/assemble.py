@@ -240,6 +240,7 @@ def report_parts(
         unrecognized = _echo_entries(a, Unrecognized)
     ranked = sorted(findings + promoted, key=rank)
     _message_before_guess(ranked)
+    _wrapped_reading_before_wrapper(ranked)
     return ranked, warnings, unrecognized, context
 
 
@@ -481,6 +482,29 @@ def _message_before_guess(findings: list[Any]) -> None:
     if earlier:
         findings.remove(earlier[0])
         findings.insert(0, earlier[0])
+
+
+def _wrapped_reading_before_wrapper(findings: list[Any]) -> None:
+    """A Ray wrapper that leads with only the type of what a method raised (and the phase it
+    failed in) is put after a reading of an exception printed inside the traceback it wraps,
+    as sure as it: the exception's own words (a config class refusing a value, chained under
+    the type the wrapper names) say more than its type and where it happened."""
+    if not findings or findings[0].basis != "envelope":
+        return
+    wrapper = findings[0]
+    inside = [
+        f
+        for f in findings
+        if f.basis.startswith("exception")
+        and f.confidence == wrapper.confidence
+        and not f.symptom
+        and f.severity != "warning"
+        and f.source == wrapper.source
+        and 0 < f.first_line - wrapper.first_line <= FRAME_LOOKBACK
+    ]
+    if inside:
+        findings.remove(inside[0])
+        findings.insert(0, inside[0])
 
 
 def _join_hints(*hints: str | None) -> str | None:

@@ -1183,8 +1183,10 @@ class ExceptionReadings:
         refusal on the lines after it: `  Value error, <message> [type=value_error, ...]`, or a
         field's name and `  Input should be ...`. That refusal is the library's config check
         speaking; False when the lines after it are not one."""
+        from verl_doctor.engine.fallbacks.wording import REPLY_REFUSED
+
         cls = _VALIDATION_FOR.search(line.text)
-        if cls is None:
+        if cls is None or REPLY_REFUSED.search(line.text):
             return False
         after = [message_of(ln) for ln in line.follow.lstrip("\n").split("\n")[:3]]
         refusal = _VALIDATOR_SAID.match(after[0])

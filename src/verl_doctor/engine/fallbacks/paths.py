@@ -96,14 +96,18 @@ _WEIGHTS_IN_A_STEP_FOLDER = lazy_compile(
 )
 
 
+# A quoted key the file does not hold (`LoRA rank 'r' not found in .../adapter_config.json`): the
+# file is there, what it holds is not.
+_KEY_NOT_IN_FILE = lazy_compile(r"['\"`][\w.-]{1,60}['\"`] (?:key |field )?(?:was )?not found in\b")
+
+
 def path_missing(message: str, exc_type: str) -> Fallback | None:
     """A path (or a model file's name) the message says is not there: by what it is."""
-    if exc_type not in RAISING | {
-        "FileNotFoundError",
-        "IOError",
-        "HFValidationError",
-        "AttributeError",
-    } or not _NOT_THERE.search(message):
+    if (
+        exc_type not in RAISING | {"FileNotFoundError", "IOError", "HFValidationError", "AttributeError"}
+        or not _NOT_THERE.search(message)
+        or _KEY_NOT_IN_FILE.search(message)
+    ):
         return None
     paths = [m.group(0).rstrip(".,") for m in _PATH_IN_MESSAGE.finditer(message)]
     named = next(

@@ -68,6 +68,7 @@ from verl_doctor.engine.fallbacks.wording import (
     RECEIVED,
     REFUSED,
     REFUSED_SUBJECT,
+    REPLY_REFUSED,
     REPR_SHOWN,
     SAMPLE_ROLES,
     SECTION_MISSING,
@@ -368,6 +369,7 @@ def blames_something_else(message: str) -> bool:
         or IMPLEMENT_IT.search(message)
         or INSTALL_ADVICE.search(message)
         or SERVER_ANSWER_SHORT.search(message)
+        or REPLY_REFUSED.search(message)
         or DATA_BLAMED.search(message)
         # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
         or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))

@@ -278,6 +278,11 @@ INTERNAL_BUG = lazy_compile(
 SERVER_ANSWER_SHORT = lazy_compile(r"\bmust have been retrieved from (?:the )?server\b")
 
 
+# pydantic refusing what a server answered (`5 validation errors for ChatCompletion`, a
+# `...Response`): an error body where a reply was expected, not a setting refused.
+REPLY_REFUSED = lazy_compile(r"\bvalidation errors? for \w*(?:Completion|Response|Reply|Chunk)\b")
+
+
 # A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
 FILE_DOES_NOT_PARSE = lazy_compile(
     r"\bInvalid (?:JSON|YAML|TOML)\b|\bExpecting (?:'.' delimiter|value|property name)|"
@@ -335,7 +340,8 @@ MISSING = lazy_compile(
     # (`x must be set to use y`: y, a feature turned on, does not go with how x is set)
     # (and `x must be set to 32768`: one value x must have, which it does not)
     r"must (?:both )?be (?:explicitly |both )?(?:set|provided|specified|given)"
-    r"(?! as an? |(?: in order)? to (?:use\b|(?!the\b)[\w.-]+[.,;)]?(?:\s|$)))|"
+    # (`x and y must be set together (both None ...)`: two values held to each other, CFG014)
+    r"(?! as an? | together\b|(?: in order)? to (?:use\b|(?!the\b)[\w.-]+[.,;)]?(?:\s|$)))|"
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
     r"should be (?:set|provided|specified)|"
     r"to be (?:set|provided|specified)\b(?! to (?!the\b)[\w.-]+[.,;)]?(?:\s|$))|"
