@@ -351,13 +351,6 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/sglang/srt/server_args.py",
             "CFG014",
         ),
-        # Two values held to each other, both given or neither: the pair given is refused.
-        (
-            "ValueError: `n_group` and `topk_group` must be set together (both `None` for non-grouped "
-            "routing), got n_group=None, topk_group=4.",
-            f"{_SITE}/transformers/models/deepseek_v3/configuration_deepseek_v3.py",
-            "CFG014",
-        ),
         # ... while one asked for and not given is missing.
         (
             "ValueError: num_speculative_tokens must be provided with speculative model unless the "
@@ -470,6 +463,11 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
         ("AssertionError: Expected 2D tensor, got 3D", "/opt/verl/verl/utils/kernel/fp8_kernel.py"),
         # verl's FSDP helpers checking the module their caller hands them
         ("AssertionError: Only support root model offloading to CPU", "/opt/verl/verl/utils/fsdp_utils.py"),
+        # verl's padding helpers checking the batch's masks and lengths they are handed
+        (
+            "AssertionError: seq_len=731 is less than response_len=1024",
+            "/opt/verl/verl/workers/roles/utils/padding.py",
+        ),
         # verl's worker groups checking the calls a recipe's own code makes
         ("ValueError: Fail to set method_name generate", "/opt/verl/verl/single_controller/ray/base.py"),
         # a download behind a proxy that dropped the Hub's headers, while verl's model config loads
@@ -784,6 +782,22 @@ _SAVE_REFUSED_BY_CONFIG_CHECK = (
 )
 
 
+def test_two_values_held_to_each_other_are_the_pair_given_not_a_value_left_out() -> None:
+    from verl_doctor.engine.fallbacks.settings import config_check
+
+    path = f"{_SITE}/transformers/models/deepseek_v3/configuration_deepseek_v3.py"
+    together = (
+        "`n_group` and `topk_group` must be set together (both `None` for non-grouped routing), "
+        "got n_group=None, topk_group=4."
+    )
+    answer = config_check("ValueError", together, path, "validate_architecture", package="transformers")
+    assert answer is not None and answer.code == "CFG014"
+    # (one of them asked for and not given stays a value left out)
+    alone = "`topk_group` must be set when `n_group` is set."
+    answer = config_check("ValueError", alone, path, "validate_architecture", package="transformers")
+    assert answer is not None and answer.code == "CFG011"
+
+
 def test_a_wrapper_naming_only_a_type_follows_the_reading_of_the_exception_it_wraps() -> None:
     # The Ray wrapper names only the outer type (and the save it failed in); the config class's
     # own words, chained inside it, name the value this run set.
@@ -792,6 +806,75 @@ def test_a_wrapper_naming_only_a_type_follows_the_reading_of_the_exception_it_wr
     # with nothing inside it read, the wrapper still leads
     bare = _SAVE_REFUSED_BY_CONFIG_CHECK.replace("+actor_rollout_ref.model.override_config.topk_group=4", "")
     assert [f.rule for f in diagnose_text(bare, _CATALOG).findings][0] == "FLOW012"
+
+
+_TARGET_NOT_IMPORTABLE = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.10/site-packages/hydra/_internal/utils.py", line 635, in _locate\n'
+    "    obj = import_module(part0)\n"
+    '  File "/usr/lib/python3.10/importlib/__init__.py", line 126, in import_module\n'
+    "    return _bootstrap._gcd_import(name[level:], package, level)\n"
+    "ModuleNotFoundError: No module named 'agents'\n"
+    "\n"
+    "The above exception was the direct cause of the following exception:\n"
+    "\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.10/site-packages/hydra/_internal/utils.py", line 637, in _locate\n'
+    "    raise ImportError(\n"
+    "ImportError: Error loading 'agents.sql_agent_loop.SQLAgentLoop':\n"
+    "ModuleNotFoundError(\"No module named 'agents'\")\n"
+    "Are you sure that module 'agents' is installed?\n"
+)
+
+
+def test_a_class_path_whose_own_module_is_not_importable_is_the_users_module() -> None:
+    # Hydra locating a `_target_` the run gave: the module missing is the head of that path and
+    # no package goes by its name, so it is the user's module, not a dependency to install.
+    report = diagnose_text(_TARGET_NOT_IMPORTABLE, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG008"]
+    # a class of a known package whose package is missing stays a package to install
+    package = _TARGET_NOT_IMPORTABLE.replace(
+        "agents.sql_agent_loop.SQLAgentLoop", "math_verify.grader.Grader"
+    )
+    package = package.replace("'agents'", "'math_verify'")
+    assert [f.rule for f in diagnose_text(package, _CATALOG).findings] == ["ENV009"]
+
+
+def test_the_attention_code_the_run_chose_refusing_the_model_is_that_choice() -> None:
+    # transformers runs integrations/<impl>_attention.py for attn_implementation=<impl>: what
+    # it refuses (the model's head size) is refused for the implementation the run chose.
+    overrides = (
+        "Error executing job with overrides: ['algorithm.adv_estimator=grpo', "
+        "'+actor_rollout_ref.model.override_config.attn_implementation=MiniMaxAI/msa']\n"
+    )
+    raised = _tb(
+        "ValueError: MSA block-sparse attention only supports head_dim 128.",
+        f"{_SITE}/transformers/integrations/msa_attention.py",
+        "_validate_msa_init",
+    )
+    report = diagnose_text(overrides + raised, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    assert "attn_implementation" in report.findings[0].basis
+    # another implementation chosen, or none: what the model is, no setting named
+    other = overrides.replace("MiniMaxAI/msa", "sdpa")
+    assert not diagnose_text(other + raised, _CATALOG).findings
+    assert not diagnose_text(raised, _CATALOG).findings
+
+
+def test_a_resume_path_given_as_a_number_is_a_value_not_a_path_left_null() -> None:
+    raised = _tb(
+        "AssertionError: resume ckpt must be str type",
+        "/opt/verl/verl/trainer/ppo/ray_trainer.py",
+        "_load_checkpoint",
+        'assert isinstance(self.config.trainer.resume_from_path, str), "resume ckpt must be str type"',
+    )
+    run = "Error executing job with overrides: ['trainer.resume_mode=resume_path', 'trainer.resume_from_path={}']\n"
+    report = diagnose_text(run.format(400) + raised, _CATALOG)
+    assert [f.rule for f in report.findings] == ["CFG014"]
+    assert "trainer.resume_from_path" in report.findings[0].cause
+    # left null (or not set at all) it stays a value left out
+    assert [f.rule for f in diagnose_text(run.format("null") + raised, _CATALOG).findings] == ["CFG011"]
+    assert [f.rule for f in diagnose_text(raised, _CATALOG).findings] == ["CFG011"]
 
 
 def test_a_fix_step_bound_to_a_group_shows_only_when_the_message_captured_it() -> None:

@@ -882,6 +882,7 @@ class Analyzer(ExceptionReadings):
         self._pool_emptied_by_gpu_count()
         self._interpolation_to_no_key()
         self._none_given()
+        self._resume_path_not_text()
         self._misspelt_target()
         self._unknown_the_overrides_place()
         self._instantiate_key_set()
@@ -1074,6 +1075,20 @@ class Analyzer(ExceptionReadings):
                 if key in named or (section and shortened and f"{section}.{shortened}" in text):
                     self._answer_instead(code, "CFG016", {"none_value": key})
                     return
+
+    def _resume_path_not_text(self) -> None:
+        """verl's `resume ckpt must be str type` (resume_mode=resume_path) is a path left null,
+        unless the run gave trainer.resume_from_path a value: then the value is no path (a bare
+        step number, `resume_from_path=400`, reaches verl as an int)."""
+        state = self.states.get("CFG011")
+        if state is None or state.first is None or "resume_path" not in self.groups_of(state):
+            return
+        key = next(
+            (k for k in self.context.overrides if k.lstrip("+").endswith("trainer.resume_from_path")), None
+        )
+        if key is None or self.context.overrides[key].strip("'\" ").lower() in ("", "null", "none", "~"):
+            return
+        self._answer_instead("CFG011", "CFG014", {"options": key.lstrip("+")})
 
     def _misspelt_target(self) -> None:
         """A `_target_` the run set to a verl class that no release of verl has, one letter or two

@@ -256,6 +256,7 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
     def takes_place_of(f: Any, g: Any) -> bool:
         return (
             g.rule in rules[f.rule].absorbs
+            and not _names_the_missing_module(g, f)
             and g.source == f.source
             and abs(g.first_line - f.first_line) <= FRAME_LOOKBACK
             # (a hint, low, never hides what is surer than it: a wrapper's "consider setting ...")
@@ -266,6 +267,13 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
     for g in findings:
         if any(takes_place_of(f, g) for f in absorbing):
             continue
+        if any(
+            _names_the_missing_module(f, g)
+            and f.source == g.source
+            and 0 < f.first_line - g.first_line <= FRAME_LOOKBACK
+            for f in findings
+        ):
+            continue  # (the class path that named it says more: the user's module, not a package)
         # The absorbing finding rests on what it absorbed too: a merger's traceback (a clue) that
         # ends in a decisive `No space left on device` is as sure as that message.
         sure = [
@@ -278,6 +286,19 @@ def _without_absorbed(a: Analyzer, findings: list[Any]) -> list[Any]:
             g = replace(g, confidence=best.confidence, basis=best.basis)
         kept.append(g)
     return kept
+
+
+def _names_the_missing_module(named: Any, missing: Any) -> bool:
+    """Whether `named` (a class path the run gave, `Error loading 'agents.loop.SQLAgentLoop'`)
+    starts with the module `missing` (`No module named 'agents'`) says is not importable, and no
+    known package goes by that name: the user's own module, not a dependency to install."""
+    from verl_doctor.engine.fallbacks import known_package
+
+    module = dict(missing.facts).get("module")
+    path = dict(named.facts).get("object_name")
+    if missing.rule != "ENV009" or not module or not path or "." not in path:
+        return False
+    return path.split(".")[0] == module.split(".")[0] and known_package(module.split(".")[0]) is None
 
 
 def _one_answer_per_chain(findings: Iterable[Any]) -> list[Any]:

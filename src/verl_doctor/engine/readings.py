@@ -125,6 +125,10 @@ _DATA_LIBRARIES = frozenset(("datasets", "pyarrow", "pandas"))
 _APPLIES_MODEL_OVERRIDES = frozenset(("update_model_config",))
 # verl's functions that import a module by a name a setting gives (or a path or a name); verl 0.4
 # and 0.5 build the chat scheduler of multi_turn.completion_callback (async_server.py).
+# transformers' attention implementations, one file each (integrations/sdpa_attention.py).
+_ATTENTION_CODE = lazy_compile(
+    r"/transformers/integrations/(?P<impl>[a-z0-9]+)(?:_[a-z0-9]+)*_attention\.py$"
+)
 _LOADS_BY_NAME = frozenset(
     (
         "load_class_from_fqn",
@@ -1452,6 +1456,7 @@ class ExceptionReadings:
             # actor.optim.betas, a value verl passed on to the library)
             options = _feature_options(message)
             options += [k for k in self.context.set_keys_named_in(message) if k not in options]
+            options += [k for k in self._attention_chosen(last[1].path) if k not in options]
         called_by = "\n".join(self._caller.get(line.worker.key(), ()))
         found = config_check(exc.type, message, last[1].path, last[1].func, options, package, called_by)
         return self._credit_settings_check(line, exc, found, package, directed, message)
@@ -1780,6 +1785,20 @@ class ExceptionReadings:
             f"config; it names {', '.join(options[:4])}"
         )
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(options[:4])}, basis))
+
+    def _attention_chosen(self, path: str) -> list[str]:
+        """The run's attn_implementation when the refusal comes from the attention code that
+        choice runs: transformers dispatches attn_implementation=<impl> to its
+        integrations/<impl>_attention.py (flash, sdpa, flex, a hub kernel's name)."""
+        m = _ATTENTION_CODE.search(path.replace("\\", "/"))
+        if m is None:
+            return []
+        return [
+            key
+            for key, value in self.context.overrides.items()
+            if key.endswith("attn_implementation")
+            and m["impl"] in value.strip("'\" ").lower().rsplit("/", 1)[-1]
+        ]
 
     def _options_named(self, message: str, statement: str = "") -> list[str]:
         """verl's config options that an error of verl names: keys of the shipped lists in its

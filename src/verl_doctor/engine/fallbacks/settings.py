@@ -104,10 +104,12 @@ _ENUM_MEMBER = lazy_compile(r"\b[A-Z][A-Za-z0-9]+\.[A-Z][A-Z0-9_]+\b")
 
 _URL = lazy_compile(r"\b[a-z][a-z0-9+.-]*://\S+")
 # verl's Triton and fused kernels, its FSDP/Megatron helpers (offloading, loading, broadcasting
-# modules), its TensorDict helpers and its single controller (worker groups, dispatch, resource
-# pools): code that checks what its callers hand it, not a place that reads the config.
+# modules), its TensorDict helpers, its padding helpers (the batch's masks and lengths) and its
+# single controller (worker groups, dispatch, resource pools): code that checks what its callers
+# hand it, not a place that reads the config.
 _CODE_HELPERS = lazy_compile(
-    r"(?:^|/)verl/(?:utils/(?:kernel/|fsdp_utils\.py$|megatron_utils\.py$|tensordict_utils\.py$)|single_controller/)"
+    r"(?:^|/)verl/(?:utils/(?:kernel/|fsdp_utils\.py$|megatron_utils\.py$|tensordict_utils\.py$)|single_controller/|"
+    r"workers/(?:roles/)?utils/padding\.py$|trainer/ppo/padding_utils\.py$)"
 )
 # The rollout engines' quantization methods (vllm/model_executor/layers/quantization/, and SGLang's).
 _QUANTIZATION_CODE = lazy_compile(r"/layers/quantization/")
