@@ -351,6 +351,13 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             f"{_SITE}/sglang/srt/server_args.py",
             "CFG014",
         ),
+        # What a model split needs from the model's forward pass and did not get: the split does
+        # not fit this model (no setting left out, `position_ids` is no option).
+        (
+            "AssertionError: position_ids is required for Ulysses sequence parallelism",
+            "/opt/verl/verl/models/transformers/monkey_patch.py",
+            "CFG010",
+        ),
         # ... while one asked for and not given is missing.
         (
             "ValueError: num_speculative_tokens must be provided with speculative model unless the "
@@ -524,6 +531,16 @@ def test_refusals_that_name_no_setting_or_come_from_elsewhere_stay_unrecognized(
 
 
 @pytest.mark.parametrize(
+    "message",
+    ["This kernel requires CUDA", "The model requires trust_remote_code", "The layer requires it"],
+)
+def test_what_a_message_requires_last_is_a_package_only_when_it_is_one(message: str) -> None:
+    from verl_doctor.engine.fallbacks.installs import install_required
+
+    assert install_required(message, "AssertionError") is None
+
+
+@pytest.mark.parametrize(
     ("message", "code", "package"),
     [
         (
@@ -573,6 +590,8 @@ def test_a_message_naming_the_version_a_package_needs_is_a_version_mismatch(
             "enable FP8 kernels.",
             "deep-gemm",
         ),
+        # a known package the code needs, named last with no release asked for (vLLM's FP4 GEMM)
+        ("AssertionError: TRTLLM FP4 GEMM requires FlashInfer", "flashinfer-python"),
         # an import that failed, naming the version it would need: not installed at all
         (
             "ImportError: Using vLLM with ModelScope needs modelscope>=1.18.1, please install by "
@@ -1425,6 +1444,20 @@ def test_a_pydantic_config_class_refusing_a_value_is_the_engines_config_check(
     first = diagnose_text(_pydantic_refusal(after), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == (code, "medium")
     assert "vllm's config check in vllm/engine/arg_utils.py (SpeculativeConfig.__post_init__)" in first.basis
+
+
+def test_a_pydantic_config_class_built_outside_its_settings_code_still_checks_settings() -> None:
+    # (vLLM's LLM() builds CompilationConfig itself: the class's own validation speaks)
+    log = _pydantic_refusal(
+        [
+            "  Assertion failed, Can only specify 'none' or 'all' [type=assertion_error, input_value=ArgsKwargs(())]"
+        ]
+    )
+    log = log.replace("vllm/engine/arg_utils.py", "vllm/entrypoints/llm.py").replace(
+        "SpeculativeConfig", "CompilationConfig"
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("CFG014", "medium")
 
 
 def test_a_pydantic_refusal_no_check_explains_stays_unrecognized_with_its_message() -> None:

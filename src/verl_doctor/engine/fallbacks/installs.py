@@ -153,6 +153,9 @@ _INSTALL_NEEDED = lazy_compile(
     r"|[`'\"]?(?P<k>[A-Za-z][\w.-]*)[`'\"]? (?:module|package|library) (?:was|is) not (?:found|available)"
     r"|requires? (?P<l>[A-Za-z][\w.-]*) to be installed"
     r"|requires? (?P<r>[A-Za-z][\w.-]*) (?:being|to be) available"
+    # `TRTLLM FP4 GEMM requires FlashInfer` (asserted where the code needs it): a known package
+    # named last, no release asked for
+    r"|requires? [`'\"]?(?P<last>[A-Za-z][\w.-]*[A-Za-z0-9])[`'\"]?\s*[.!]?$"
     # `... requires some operators from vllm. Please install vllm.` (a known package, or any name
     # an ImportError asks for; never `Please install it`, `Please install the ...`)
     r"|please install (?!(?:it|them|this|these|that|those|the|a|an|one|all|any)\b)[`'\"]?"
@@ -404,8 +407,10 @@ def install_required(message: str, exc_type: str) -> Fallback | None:
             )
         ):
             continue  # `Cuda is not available.` raised as a ValueError: not an import
+        if m.lastgroup == "last" and name.lower() in _NOT_A_PACKAGE:
+            continue  # (`... requires CUDA`: a platform)
         named = (
-            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w", "x")
+            m.lastgroup not in ("d", "e", "k", "l", "p", "r", "s", "w", "x", "last")
             # `... CUDA op requires DeepGEMM to be installed`, raised where the code needs it: a
             # package by any name, but a platform (`requires CUDA to be installed`)
             or (m.lastgroup == "l" and exc_type in _NEEDS_IT_TYPES and name.lower() not in _NOT_A_PACKAGE)

@@ -124,6 +124,11 @@ _CONFIG_PATH = lazy_compile(
 )
 
 
+# A config class's own validation, read from pydantic's report (`1 validation error for
+# CompilationConfig`, built wherever the caller builds it): the class checks its settings.
+_CONFIG_CLASS_CHECK = lazy_compile(r"^\w*(?:Config|Args|Arguments)\.__post_init__$")
+
+
 # Files that parse and check a program's arguments (Megatron's megatron/training/arguments.py).
 _ARGS_PATH = lazy_compile(r"/arguments\.py$")
 # Words that ask something of the settings (`you need to use a recompute method`, `expected
@@ -557,7 +562,7 @@ def _config_check(
         # setting, in whatever words)
         validating = bool(
             _SETTINGS_CHECK_FUNC.search(func)
-            and (_CONFIG_PATH.search(p) or _ARGS_PATH.search(p))
+            and (_CONFIG_PATH.search(p) or _ARGS_PATH.search(p) or _CONFIG_CLASS_CHECK.match(func))
             and (_names_an_option(message) or _ASKS.search(message))
         )
         if not (worded or parallel_sizes or validating):
@@ -598,7 +603,7 @@ def _config_check(
             # code for one architecture refusing it is the config.json, below).
             return None
         if (
-            ABOUT_DATA_OR_CODE.search(message)
+            (ABOUT_DATA_OR_CODE.search(message) and not _split_needs_what_the_model_gives(message))
             or (ABOUT_A_SAMPLE.search(message) and not DIRECTS_AN_OPTION.search(message))
             or (
                 CHAT_ROLE.search(message)
@@ -640,6 +645,7 @@ def _config_check(
                 or option_missing
                 or options_ordered
                 or _verl_does_not_support(message)
+                or _split_needs_what_the_model_gives(message)
             ):
                 return None
         else:
@@ -712,6 +718,8 @@ def _config_check(
         code = "ENV007"  # the setting asks for what this GPU cannot do: the hardware decides
     elif sample_field_missing:
         code = "CFG012"
+    elif _split_needs_what_the_model_gives(message):
+        code = "CFG010"  # the split does not fit this model's code
     elif (
         # (a field the model's config lacks for a feature the run switched on is that feature
         # refused for this model, not a value the run left out)
@@ -774,6 +782,15 @@ def _config_check(
 _ONE_DATA_PARALLEL_REPLICA = lazy_compile(
     r"\b(?:data[ _]parallel[ _]size|dp_size|dp)\s*(?:=\s*1 only\b|(?:must|should) be 1\b|==\s*1\b)", re.I
 )
+
+
+def _split_needs_what_the_model_gives(message: str) -> bool:
+    """Whether a split of the model asks for what the model's forward pass hands it and did not
+    (`position_ids is required for Ulysses sequence parallelism`, a vision tower calling
+    attention without them): the split does not fit this model, no value was left out."""
+    return bool(
+        MODEL_PARALLEL.search(message) and MISSING.search(message) and ABOUT_DATA_OR_CODE.search(message)
+    )
 
 
 def _needs_one_data_parallel_replica(message: str) -> bool:

@@ -185,7 +185,7 @@ ABOUT_A_SAMPLE = lazy_compile(r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?m
 
 
 ABOUT_DATA_OR_CODE = lazy_compile(
-    r"\b(?:input|token|prompt|response)_ids\b|non_tensor_batch|\bbatch\.keys\(\)|tool\.execute|"
+    r"\b(?:input|token|prompt|response|position)_ids\b|non_tensor_batch|\bbatch\.keys\(\)|tool\.execute|"
     r"\btoken id \d+ is out of vocab|"
     r"\bprompt\b[^.]{0,20}\b(?:cannot|must not|should not) be empty\b|"
     r"already (?:been )?registered|(?:should|must) be a subclass|is not a subclass|\bdispatch_mode\b|"
