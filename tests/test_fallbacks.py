@@ -358,6 +358,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             "/opt/verl/verl/models/transformers/monkey_patch.py",
             "CFG010",
         ),
+        # Megatron's uneven pipeline layout (how many layers the first stage holds) is the split.
+        (
+            "ValueError: num_layers_in_first_pipeline_stage must be larger than 0",
+            f"{_SITE}/megatron/core/transformer/transformer_config.py",
+            "CFG010",
+        ),
         # ... while one asked for and not given is missing.
         (
             "ValueError: num_speculative_tokens must be provided with speculative model unless the "

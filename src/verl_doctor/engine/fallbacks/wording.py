@@ -424,7 +424,8 @@ DIVIDE = lazy_compile(
 # How a model is split over GPUs; with data parallelism and the world size, any parallel layout.
 _MODEL_SPLIT = (
     r"(?:tensor|pipeline|expert|context)[ _]model[ _]parallel|tensor[ _-]parallel|pipeline[ _-]parallel|"
-    r"pipelin(?:ing|eing)\b|pipeline stages?|"
+    # (and Megatron's uneven layout, `num_layers_in_first_pipeline_stage`)
+    r"pipelin(?:ing|eing)\b|pipeline[ _]stages?|"
     r"context[ _-]parallel|ulysses|"
     r"sequence[ _-]parallel|expert[ _-]parallel|"
     # `tp`, `--ep-size`, `pp_size`, but not a word inside another option's name (`--elastic-ep-scale-timeout`)
