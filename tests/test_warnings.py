@@ -164,3 +164,19 @@ def test_an_error_a_warning_carries_whole_is_a_warning(run_cli) -> None:
     oom = f"{_P}torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n"
     report = json.loads(run_cli(["explain", "--format", "json"], stdin=(_RELAYED + oom).encode()).stdout)
     assert [f["rule"] for f in report["findings"]] == ["FLOW004"]
+
+
+PAD_SET = "(TaskRunner pid=12) /opt/verl/verl/utils/tokenizer.py:30: UserWarning: tokenizer.pad_token_id is None. Now set to {}\n"
+
+
+def test_the_pad_token_set_for_you_is_a_warning_but_set_to_none_is_the_error(run_cli) -> None:
+    # verl's loader sets pad to eos and warns: informational, while training goes on
+    r = run_cli(["explain", "--format", "json"], stdin=(PAD_SET.format(151643) + TRAINING).encode())
+    report = json.loads(r.stdout)
+    assert r.returncode == 0 and report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["CFG001"]
+    # a tokenizer without an eos token either: pad is set to None, which is the failure
+    r = run_cli(["explain", "--format", "json"], stdin=(PAD_SET.format("None") + TRAINING[:200]).encode())
+    report = json.loads(r.stdout)
+    assert [f["rule"] for f in report["findings"]] == ["CFG001"]
+    assert "no eos token" in report["findings"][0]["cause"]
