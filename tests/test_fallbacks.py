@@ -476,6 +476,11 @@ def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path
         ("AssertionError: Expected 2D tensor, got 3D", "/opt/verl/verl/utils/kernel/fp8_kernel.py"),
         # verl's FSDP helpers checking the module their caller hands them
         ("AssertionError: Only support root model offloading to CPU", "/opt/verl/verl/utils/fsdp_utils.py"),
+        # the engine's tool-call parser converting what the model generated
+        (
+            "ValueError: invalid literal for int() with base 10: 'EOF'",
+            f"{_SITE}/vllm/entrypoints/openai/tool_parsers/qwen3xml_tool_parser.py",
+        ),
         # verl's padding helpers checking the batch's masks and lengths they are handed
         (
             "AssertionError: seq_len=731 is less than response_len=1024",

@@ -211,6 +211,15 @@ _ENGINE_MODEL_AND_INPUTS = lazy_compile(
 )
 
 
+# ... and their parsers of what the model generated (tool calls, reasoning), once built: a value
+# they cannot convert is the model's output, not a setting (`int('EOF')` in a tool call's
+# arguments). (Built, `__init__`, they judge the tokenizer the parser chosen by name was given.)
+_ENGINE_OUTPUT_PARSERS = lazy_compile(
+    r"/(?:vllm/entrypoints/openai/tool_parsers/|vllm/tool_parsers/|vllm/reasoning/|"
+    r"sglang/srt/function_call/|sglang/srt/reasoning_parser\.py$|sglang/srt/parser/)"
+)
+
+
 # The rollout engines' telemetry: OpenTelemetry tracing and their metrics loggers.
 _ENGINE_TELEMETRY = lazy_compile(r"/(?:vllm|sglang)/(?:tracing\.py$|tracing/|v1/metrics/|srt/metrics/)")
 
@@ -528,7 +537,10 @@ def _config_check(
             return None
         if (
             package in ROLLOUT_ENGINES
-            and _ENGINE_MODEL_AND_INPUTS.search(p)
+            and (
+                _ENGINE_MODEL_AND_INPUTS.search(p)
+                or (_ENGINE_OUTPUT_PARSERS.search(p) and func != "__init__")
+            )
             and not (
                 options
                 or ENV_VARIABLE.search(message)
