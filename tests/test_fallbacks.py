@@ -907,6 +907,16 @@ def test_a_resume_path_given_as_a_number_is_a_value_not_a_path_left_null() -> No
     assert [f.rule for f in diagnose_text(raised, _CATALOG).findings] == ["CFG011"]
 
 
+def test_what_a_given_value_must_contain_is_that_value_refused_not_one_left_out() -> None:
+    run = "Error executing job with overrides: ['actor_rollout_ref.rollout.temperature=inf']\n"
+    raised = _tb(
+        "ValueError: temperature must contain finite values",
+        "/opt/verl/verl/workers/engine/megatron/transformer_impl.py",
+        "_resolve_fused_temperature",
+    )
+    assert [f.rule for f in diagnose_text(run + raised, _CATALOG).findings] == ["CFG014"]
+
+
 def test_a_fix_step_bound_to_a_group_shows_only_when_the_message_captured_it() -> None:
     weight = "(WorkerDict pid=51) KeyError: 'visual.patch_embed.proj.weight'\n"
     helper = "(WorkerDict pid=51) ImportError: cannot import name 'foo_helper' from 'transformers.utils'\n"

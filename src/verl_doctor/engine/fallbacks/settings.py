@@ -216,7 +216,7 @@ _ENGINE_MODEL_AND_INPUTS = lazy_compile(
 # arguments). (Built, `__init__`, they judge the tokenizer the parser chosen by name was given.)
 _ENGINE_OUTPUT_PARSERS = lazy_compile(
     r"/(?:vllm/entrypoints/openai/tool_parsers/|vllm/tool_parsers/|vllm/reasoning/|"
-    r"sglang/srt/function_call/|sglang/srt/reasoning_parser\.py$|sglang/srt/parser/)"
+    r"sglang/srt/function_call/|sglang/srt/(?:parser/)?(?:reasoning|harmony)_parser\.py$)"
 )
 
 

@@ -345,7 +345,9 @@ MISSING = lazy_compile(
     r"must have a value(?: (?:specified|set|given|provided))?\b|"
     r"should be (?:set|provided|specified)|"
     r"to be (?:set|provided|specified)\b(?! to (?!the\b)[\w.-]+[.,;)]?(?:\s|$))|"
-    r"is required|are required|(?:is|are) needed|must contain(?! \w+ only\b)|"
+    # (`must contain finite values`: what the values are, not a value left out)
+    r"is required|are required|(?:is|are) needed|"
+    r"must contain(?! \w+ only\b)(?! (?:finite|valid|positive|non-?negative|numeric|integer)\w* values?\b)|"
     # pydantic's own words for a field a model class needs: `Field required [type=missing, ...]`
     r"\bfield required\b|"
     r"\b(?:config(?:uration)?|key|value|section|field|option|parameter|argument)s? (?:is |was )?not found\b|"
