@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 BARRIER = (
     "(WorkerDict pid=171653) [rank0]:[W330 10:12:48.082391574 ProcessGroupNCCL.cpp:4115] [PG ID 0 PG GUID 0 "
     "Rank 0]  using GPU 0 to perform barrier as devices used by this process are currently unknown. This can "
@@ -40,6 +42,44 @@ def test_barrier_warning_that_ends_the_log_stands_for_the_hang(run_cli) -> None:
     assert r.returncode == 1
     assert report["findings"][0]["rule"] == "DIST006"
     assert report["findings"][0]["basis"].startswith("warning")
+
+
+SHORT_TRAINING = [
+    "(TaskRunner pid=12) step:1 - actor/pg_loss:0.01 - critic/score/mean:0.5 - timing_s/gen:3.2\n",
+    "Training Progress:   0%|          | 2/870 [01:26<3:12:44, 41.2s/it]\n",
+]
+
+
+@pytest.mark.parametrize("progress", SHORT_TRAINING)
+def test_a_few_training_steps_after_the_warning_near_the_end_keep_it_a_warning(run_cli, progress) -> None:
+    # (the warning stands well within the lines its rule allows before the end)
+    log = "".join(f"(WorkerDict pid=3) INFO: loading shard {i}\n" for i in range(50)) + BARRIER * 2
+    log += "(TaskRunner pid=12) Total training steps: 870\n" + progress * 3
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=log.encode()).stdout)
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["DIST006"]
+
+
+def test_a_line_that_only_names_a_step_is_no_training_progress(run_cli) -> None:
+    log = BARRIER * 2 + "(TaskRunner pid=12) resuming: global_step: 5, checkpoint step:5 loaded\n"
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=log.encode()).stdout)
+    assert report["findings"][0]["rule"] == "DIST006"
+
+
+@pytest.mark.parametrize("block", [7, 64, 4096])
+def test_where_training_last_went_on_does_not_depend_on_how_the_input_is_cut(block: int) -> None:
+    from verl_doctor.engine.session import Session
+
+    head = "".join(f"(WorkerDict pid=3) INFO: loading shard {i}\n" for i in range(50))
+    data = (head + BARRIER + SHORT_TRAINING[0] + BARRIER + "tail line\n").encode()
+    session = Session()
+    scanner = session.scanner("log")
+    for i in range(0, len(data), block):
+        session.feed(scanner, data[i : i + block])
+    session.finish(scanner)
+    assert session.progress_at == {"log": 52}
+    report = session.report()
+    assert report.findings[0].rule == "DIST006"  # (the warning came again after the step)
 
 
 def test_a_real_crash_after_the_warning_comes_first(run_cli) -> None:

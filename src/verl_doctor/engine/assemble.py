@@ -37,10 +37,11 @@ if TYPE_CHECKING:
 
 
 def report_parts(
-    a: Analyzer, line_totals: dict[str, int] | None = None
+    a: Analyzer, line_totals: dict[str, int] | None = None, progress_at: dict[str, int] | None = None
 ) -> tuple[list[Any], list[Any], list[Any], dict[str, Any]]:
     """(findings, warnings, unrecognized, context); `line_totals` (lines per source) lets a
-    warning that ends its log stand for the hang that followed it."""
+    warning that ends its log stand for the hang that followed it, unless `progress_at` (each
+    source's last line showing training going on) says training went on after it."""
     from verl_doctor.engine.report import Evidence, Finding, FixOut, Unrecognized, WorkerRef
 
     a.settle()
@@ -185,7 +186,7 @@ def report_parts(
         )
 
     findings = _one_answer_per_chain(f for f in findings if not superseded(f))
-    promoted = _promoted_warnings(a, warnings, findings, line_totals or {})
+    promoted = _promoted_warnings(a, warnings, findings, line_totals or {}, progress_at or {})
     warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
     errors = findings
     weak = [f for f in errors if f.confidence == "low"]
@@ -320,12 +321,13 @@ def _one_answer_per_chain(findings: Iterable[Any]) -> list[Any]:
 
 
 def _promoted_warnings(
-    a: Analyzer, warnings: list[Any], errors: list[Any], totals: dict[str, int]
+    a: Analyzer, warnings: list[Any], errors: list[Any], totals: dict[str, int], progress_at: dict[str, int]
 ) -> list[Any]:
     """Warnings that stand for the failure: with no known error, a warning is the best
     answer when the log only shows that something died (low confidence), or when it is
-    the last thing a log printed and its rule says such a warning precedes a hang. (An
-    exception no rule knows is the decisive line: a warning is then only a hint on it.)"""
+    the last thing a log printed and its rule says such a warning precedes a hang, and
+    training did not go on after it. (An exception no rule knows is the decisive line: a
+    warning is then only a hint on it.)"""
     if not warnings or any(not f.symptom for f in errors):
         return []
     failed = bool(a._echoes) and not a._unknown
@@ -333,9 +335,11 @@ def _promoted_warnings(
     for f in warnings:
         state = a.warning_states[f.rule]
         last = state.evidence[-1].number if state.evidence else f.first_line
+        seen_last = max(last, state.last_line)
         at_end = (
             state.rule.fatal_at_end is not None
-            and totals.get(f.source, last) - max(last, state.last_line) <= state.rule.fatal_at_end
+            and totals.get(f.source, last) - seen_last <= state.rule.fatal_at_end
+            and progress_at.get(f.source, 0) <= seen_last
             # (an exception raised after it ended the log, not a hang)
             and not any(u.line.source == f.source and u.line.number > last for u in a._unknown.values())
         )

@@ -13,6 +13,7 @@ than MAX_CARRY is scanned in windows, so memory stays flat.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 
 from verl_doctor.common.records import replace
@@ -51,6 +52,14 @@ FOLLOW_LINES = 3
 BEFORE_BYTES = 1024
 DECIDE_BYTES = 64 * 1024  # input read before choosing `\r` as the line end
 _BARE_EXCEPTION = tuple(end.encode() for end in BARE_EXCEPTION_ENDS)
+# Lines that show training going on: the trainer's progress bar (`tqdm(..., desc="Training
+# Progress")`, verl/trainer/ppo/ray_trainer.py) and its console metrics (`step:12 - actor/...`,
+# concat_dict_to_str in verl/utils/logger/aggregate_logger.py). Only where the last one stands is
+# kept (`last_progress`): a warning that precedes a hang is no failure when training went on after
+# it. Found with a search from each block's end, not by the prefilter, so they cost no analysis.
+_PROGRESS_MARKS = (b"Training Progress", b"step:")
+_PROGRESS_LINE = re.compile(rb"Training Progress:|(?:^|[\s)])step:\d+ - \S", re.MULTILINE)
+_PROGRESS_TRIES = 8  # lines holding a mark but not a progress line looked at, per mark and block
 
 
 class LineScanner:
@@ -74,6 +83,7 @@ class LineScanner:
         self._long_prefix: bytes | None = None  # start of the current over-long line
         self._cr_mode: bool | None = None
         self.bytes_seen = 0
+        self.last_progress = 0  # number of the last line showing training going on (0: none yet)
         # Candidate lines waiting for the lines after them, which a block end cut off; lines
         # leave in order, so the answer never depends on where the input was cut into blocks.
         # [line_no, raw, prefix, follow bytes, complete, stripped, masked]
@@ -252,7 +262,30 @@ class LineScanner:
         self.line_no = line_no
         self._carry = buf[cut:]
 
+    def _progress_in(self, buf: bytes | bytearray, begin: int, end: int) -> int:
+        """Where the last progress line (`_PROGRESS_LINE`) of `buf[begin:end]` stands, or -1."""
+        best = -1
+        for mark in _PROGRESS_MARKS:
+            hi = end
+            for _ in range(_PROGRESS_TRIES):
+                at = buf.rfind(mark, max(begin, best + 1), hi)
+                if at < 0:
+                    break
+                ls = buf.rfind(b"\n", begin, at) + 1 or begin
+                le = buf.find(b"\n", at, end)
+                if _PROGRESS_LINE.search(buf, ls, end if le < 0 else le) is not None:
+                    best = at
+                    break
+                hi = ls
+        return best
+
     def _scan(self, buf: bytes | bytearray, begin: int, end: int, count_lines: bool = True) -> Iterator[Line]:
+        at = self._progress_in(buf, begin, end) if count_lines else -1
+        yield from self._scan_lines(buf, begin, end, count_lines)
+        if at >= 0:  # (numbered from the block's end: the progress bar is mostly near it)
+            self.last_progress = self.line_no - buf.count(b"\n", at, end)
+
+    def _scan_lines(self, buf: bytes | bytearray, begin: int, end: int, count_lines: bool) -> Iterator[Line]:
         if self._waiting and count_lines:
             yield from self._release(bytes(buf[begin : min(end, begin + FOLLOW_BYTES)]))
         view = memoryview(buf)[begin:end]

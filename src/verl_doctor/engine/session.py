@@ -42,6 +42,7 @@ class Session:
         self.cut_inputs: list[str] = []  # read only up to a point (truncated or corrupt gzip)
         self.lines = 0
         self.line_totals: dict[str, int] = {}
+        self.progress_at: dict[str, int] = {}  # source -> its last line showing training going on
 
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
@@ -61,15 +62,22 @@ class Session:
         self, scanner: LineScanner, data: bytes | bytearray, size: int | None = None
     ) -> list[tuple[str, Line]]:
         """Scan bytes; returns (rule code, line) for each rule found for the first time."""
-        return self._lines(scanner.feed(data, size))
+        found = self._lines(scanner.feed(data, size))
+        self._note_progress(scanner)
+        return found
 
     def finish(self, scanner: LineScanner) -> list[tuple[str, Line]]:
         found = self._lines(scanner.finish())
+        self._note_progress(scanner)
         self.lines += max(scanner.line_no - 1, 0)
         self.line_totals[scanner.source] = self.line_totals.get(scanner.source, 0) + max(
             scanner.line_no - 1, 0
         )
         return found
+
+    def _note_progress(self, scanner: LineScanner) -> None:
+        if scanner.last_progress:
+            self.progress_at[scanner.source] = scanner.last_progress
 
     def _lines(self, lines: Iterator[Line]) -> list[tuple[str, Line]]:
         found = []
@@ -121,7 +129,9 @@ class Session:
     def report(self) -> Report:
         from verl_doctor.engine.assemble import report_parts
 
-        findings, warnings, unrecognized, context = report_parts(self.analyzer, self.line_totals)
+        findings, warnings, unrecognized, context = report_parts(
+            self.analyzer, self.line_totals, self.progress_at
+        )
         notes = tuple(self.catalog.notes) + tuple(self.analyzer.timeouts)
         return Report(
             findings=tuple(findings),
