@@ -7526,3 +7526,18 @@ def test_an_error_hydra_relays_after_its_own_traceback_keeps_that_traceback_read
     )
     report = diagnose_text(log, _CATALOG)
     assert "CFG014" not in [f.rule for f in report.findings]
+
+
+def test_an_engine_layer_holding_the_model_split_to_the_heads_is_the_split() -> None:
+    """An engine's layer code judges what the model is; a tensor-parallel size held to the model's
+    heads there is the split the rollout was given."""
+    log = _frames(
+        (f"{_SITE}/vllm/model_executor/models/mamba2.py", "__init__", "self.mixer = MambaMixer2("),
+        (
+            f"{_SITE}/vllm/model_executor/layers/mamba/mamba_mixer2.py",
+            "__init__",
+            "assert (num_heads % self.tp_size == 0",
+        ),
+        last="AssertionError: Tensor parallel world size must divide num heads.",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == ["CFG010"]

@@ -300,3 +300,27 @@ def test_a_log_a_terminal_cut_reads_the_same_indented_or_quoted(log: str, shape:
     text = (_CORPUS / log).read_text(encoding="utf-8")
     first = diagnose_text(text, _CATALOG).findings[0].rule
     assert [f.rule for f in diagnose_text(WHOLE_LINES[shape](text), _CATALOG).findings][:1] == [first]
+
+
+_WORKER_WRAPPED = (
+    '(WorkerDict pid=3321)   File "/usr/local/lib/python3.10/dist-packages/sglang/srt/models/qwen\n'
+    '2_moe.py", line 150, in __init__\n'
+    "(WorkerDict pid=3321)     self.shared_expert = Qwen2MoeMLP(\n"
+    '(WorkerDict pid=3321)   File "/usr/local/lib/python3.10/dist-packages/sglang/srt/models/qwen\n'
+    '2_moe.py", line 102, in __init__\n'
+    "(WorkerDict pid=3321)     raise ValueError(\n"
+    "(WorkerDict pid=3321) ValueError: Unsupported activation: gelu. Only silu is supported for now.\n"
+    "(WorkerDict pid=3321)\n"
+    "(WorkerDict pid=3321) [2025-07-08 16:40:15 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+)
+
+
+@pytest.mark.parametrize("shape", ["markdown-quote", "code-block"])
+def test_a_worker_log_a_wrap_cut_reads_the_same_behind_a_quote(shape: str) -> None:
+    """A terminal's log with Ray's worker prefixes, pasted behind a Markdown quote (or a code
+    block's indentation): the rest of a frame's path a wrap cut is behind the quote only, and the
+    worker's next line is a record of its own, not more of the message."""
+    plain = diagnose_text(_WORKER_WRAPPED, _CATALOG).findings[0]
+    shaped = diagnose_text(WHOLE_LINES[shape](_WORKER_WRAPPED), _CATALOG).findings[0]
+    assert "qwen2_moe.py" in (plain.basis or "")
+    assert (shaped.rule, shaped.basis) == (plain.rule, plain.basis)

@@ -594,6 +594,10 @@ class Analyzer(ExceptionReadings):
         raw = strip_ansi(line.raw)
         if "$ " in raw and _SHELL_PROMPT.match(message_of(raw)):
             return []  # a command the user typed: what follows is its output
+        # (a quoted paste whose lines name a worker: read as the lines were before the quote)
+        quote = paste_margin(raw)
+        quote = quote if ">" in quote and PREFIX.match(raw[len(quote) :]) else ""
+        raw = raw[len(quote) :]
         own = PREFIX.match(raw)
         # (a log whose every line has a prefix naming no worker, a timestamp or a quote: the
         # lines after go on behind theirs; a line that starts with its message has none)
@@ -605,6 +609,8 @@ class Analyzer(ExceptionReadings):
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
             piece = strip_ansi(nxt).rstrip("\r")
+            if quote and piece.startswith(quote):
+                piece = piece[len(quote) :]
             if own_prefix is not None:
                 theirs = PREFIX.match(piece)
                 if theirs is not None and theirs.group(0).strip() == own_prefix:

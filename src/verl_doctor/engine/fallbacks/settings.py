@@ -552,6 +552,9 @@ def _config_check(
                 or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
                 # (a precision, which rollout.dtype chooses: `hidden_states must be bfloat16`)
                 or DTYPE_NAMED.search(message)
+                # (the model split over the rollout's GPUs, held to the model's heads: `Tensor
+                # parallel world size must divide num heads`)
+                or compares_a_model_split(message)
             )
         ):
             # The engine's layers and attention back-ends judge what the model and the batch are
