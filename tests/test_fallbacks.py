@@ -7541,3 +7541,58 @@ def test_an_engine_layer_holding_the_model_split_to_the_heads_is_the_split() -> 
         last="AssertionError: Tensor parallel world size must divide num heads.",
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings][:1] == ["CFG010"]
+
+
+def test_a_refusal_naming_in_words_an_engine_option_the_run_set_is_that_value() -> None:
+    """An engine's attention back-end judges the KV cache (`Block size must be a multiple of 16`):
+    what the model is, unless the run set the option the words name (`engine_kwargs.vllm.
+    block_size=8`); then it is that value refused."""
+    traceback = _frames(
+        (
+            "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_rollout_spmd.py",
+            "__init__",
+            "self.inference_engine = LLM(",
+        ),
+        (
+            f"{_SITE}/vllm/v1/worker/gpu_model_runner.py",
+            "initialize_kv_cache",
+            "kv_cache_shape = get_kv_cache_shape(",
+        ),
+        (
+            f"{_SITE}/vllm/v1/attention/backends/triton_attn.py",
+            "get_kv_cache_shape",
+            'raise ValueError("Block size must be a multiple of 16.")',
+        ),
+        last="ValueError: Block size must be a multiple of 16.",
+    )
+    command = (
+        "+ python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm "
+        "+actor_rollout_ref.rollout.engine_kwargs.vllm.block_size=8\n"
+    )
+    [finding] = diagnose_text(command + traceback, _CATALOG).findings
+    assert finding.rule == "CFG014"
+    assert "engine_kwargs.vllm.block_size" in (finding.basis or "")
+    assert "CFG014" not in [f.rule for f in diagnose_text(traceback, _CATALOG).findings]
+
+
+def test_a_models_own_code_file_missing_from_its_repo_is_the_model_not_a_custom_module() -> None:
+    """transformers not finding the code file a model's config.json names (`Could not locate
+    positional_embedding.py inside org/model`) is the model's files, not a custom module of the
+    run's."""
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/fsdp_workers.py",
+            "_build_model_optimizer",
+            "actor_module = actor_module_class.from_pretrained(",
+        ),
+        (
+            f"{_SITE}/transformers/dynamic_module_utils.py",
+            "get_cached_module_file",
+            "resolved_module_file = cached_file(",
+        ),
+        (f"{_SITE}/transformers/utils/hub.py", "cached_file", "raise EnvironmentError("),
+        last="OSError: Could not locate positional_embedding.py inside acme-nlp/phi3-small-8k-sft-v2.",
+    )
+    [finding] = diagnose_text(log, _CATALOG).findings
+    assert finding.rule == "CFG017"
+    assert "acme-nlp/phi3-small-8k-sft-v2" in finding.cause and "positional_embedding.py" in finding.cause

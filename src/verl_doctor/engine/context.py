@@ -288,7 +288,8 @@ class ContextCollector:
 
 # A sentence that opens with what it refuses (`betas must be either both floats or both Tensors`).
 _REFUSED_SUBJECT = re.compile(
-    r"(?:^|[.:]\s+)(?P<subject>[a-z]\w*) (?:must|should|has to|cannot|can't|is required)\b"
+    r"(?:^|[.:]\s+)(?P<subject>[A-Za-z]\w*(?: [a-z]\w*){0,3}) "
+    r"(?:must|should|has to|cannot|can't|is required)\b"
 )
 
 
@@ -301,6 +302,11 @@ def _named_in(name: str, text: str) -> bool:
 
 def _refusal_subject(key: str, text: str) -> bool:
     """Whether a refusal opens with the key's last part as its subject: a plain word (`betas`)
-    is then that setting, as an option's own name (`ppo_mini_batch_size`) always is."""
-    leaf = key.rpartition(".")[2].lstrip("+~")
-    return any(m.group("subject") == leaf for m in _REFUSED_SUBJECT.finditer(text))
+    is then that setting, as an option's own name (`ppo_mini_batch_size`) always is, and so is
+    the name written in words (`Block size must be a multiple of 16` for `block_size`)."""
+    leaf = key.rpartition(".")[2].lstrip("+~").lower()
+    for m in _REFUSED_SUBJECT.finditer(text):
+        words = m.group("subject").lower().split()
+        if any("_".join(words[i:]) == leaf for i in range(len(words))):
+            return True
+    return False

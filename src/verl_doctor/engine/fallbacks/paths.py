@@ -101,6 +101,12 @@ _WEIGHTS_IN_A_STEP_FOLDER = lazy_compile(
 _KEY_NOT_IN_FILE = lazy_compile(r"['\"`][\w.-]{1,60}['\"`] (?:key |field )?(?:was )?not found in\b")
 
 
+# transformers looking a file up in a model folder or Hub repo (utils/hub.py cached_file).
+_FILE_OF_A_REPO = lazy_compile(
+    r"\.py inside (?P<repo>[\w./~-]*[\w/~-])|does not appear to have a file named [\w./-]+\.py"
+)
+
+
 def path_missing(message: str, exc_type: str) -> Fallback | None:
     """A path (or a model file's name) the message says is not there: by what it is."""
     if (
@@ -134,6 +140,15 @@ def path_missing(message: str, exc_type: str) -> Fallback | None:
         low = path.lower()
         if low.endswith(DATA_SUFFIXES) and not MODEL_FILES.search(path):
             return Fallback("CFG013", {"path": path}, f"{an(exc_type)}: a data file that is not there")
+        repo = _FILE_OF_A_REPO.search(message) if low.endswith(".py") else None
+        if repo is not None:
+            # the code file a model's config.json names (trust_remote_code), not in its folder or
+            # Hub repo: transformers' `Could not locate X.py inside org/model` (utils/hub.py)
+            file = path.rpartition("/")[2]
+            groups = {"field": f"the code its auto_map names ({file} is not among the model's files)"}
+            if repo.group("repo"):
+                groups["path"] = repo.group("repo")
+            return Fallback("CFG017", groups, f"{an(exc_type)}: a model's code file that is not there")
         if low.endswith(".py"):
             return Fallback(
                 "CFG008", {"path": path}, f"{an(exc_type)}: a custom module file that is not there"
