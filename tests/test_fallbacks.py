@@ -2835,6 +2835,21 @@ def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package
     assert diagnose_text(log, _CATALOG).findings[0].rule == "ENV009"
 
 
+def test_two_of_rays_components_given_one_port_is_a_port_conflict() -> None:
+    """Ray refusing its own port plan (a port inside the worker port range, often one it picked at
+    random) is a port two users want (DIST002), not some value refused."""
+    message = (
+        "ValueError: Ray component worker_ports is trying to use a port number 10001 that is used by "
+        "other components."
+    )
+    log = _tb(
+        message, f"{_SITE}/ray/_private/parameter.py", "update_pre_selected_port", "raise ValueError(", ""
+    )
+    [first] = diagnose_text(log, _CATALOG).findings
+    assert (first.rule, first.confidence) == ("DIST002", "high")
+    assert "worker_ports" in first.cause
+
+
 @pytest.mark.parametrize(
     ("message", "path", "func", "caller"),
     [
@@ -2845,14 +2860,6 @@ def test_a_missing_package_imported_by_a_users_file_is_still_the_missing_package
             "these settings with ray.init(memory=<bytes>, object_store_memory=<bytes>).",
             f"{_SITE}/ray/_private/resource_spec.py",
             "resolve",
-            "",
-        ),
-        # two of Ray's settings given one port
-        (
-            "ValueError: Ray component worker_ports is trying to use a port number 10001 that is used by "
-            "other components.",
-            f"{_SITE}/ray/_private/parameter.py",
-            "update_pre_selected_port",
             "",
         ),
         # an amount asked for beside the amount there is
