@@ -7603,3 +7603,25 @@ def test_a_models_own_code_file_missing_from_its_repo_is_the_model_not_a_custom_
     [finding] = diagnose_text(log, _CATALOG).findings
     assert finding.rule == "CFG017"
     assert "acme-nlp/phi3-small-8k-sft-v2" in finding.cause and "positional_embedding.py" in finding.cause
+
+
+def test_a_key_a_terminal_cut_at_the_end_of_the_exceptions_line_is_read_whole() -> None:
+    """verl's refusal names an option, and a terminal's wrap cut that name in two at the end of
+    the exception's own line (`Set use_megatr` / `on_fsdp=False`): the option is read whole."""
+    message = (
+        "ValueError: Muon layer-wise distributed optimizer is incompatible with Megatron FSDP. Set "
+        "use_megatron_fsdp=False or disable use_layer_wise_distributed_optimizer."
+    )
+    log = _frames(
+        (
+            "/opt/verl/verl/workers/engine/megatron/transformer_impl.py",
+            "_build_megatron_module",
+            "module = x(",
+        ),
+        ("/opt/verl/verl/utils/megatron_utils.py", "make_megatron_module", "raise ValueError("),
+        last=message[:100] + "\n" + message[100:],
+    )
+    assert len(message[:100]) == 100 and message[:100].endswith("use_megatr")
+    [finding] = diagnose_text(log, _CATALOG).findings
+    assert finding.rule == "CFG014"
+    assert "use_megatron_fsdp" in (finding.basis or "")

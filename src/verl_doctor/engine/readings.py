@@ -275,6 +275,19 @@ def _feature_options(message: str) -> list[str]:
     return []
 
 
+_WORD_GOES_ON = lazy_compile(r"[\w.]+")
+
+
+def _with_cut_word(own: str, reading: str) -> str:
+    """The exception's own line with the rest of the word a terminal's wrap cut at its end, when
+    `reading` joins them as one word (`Set use_megatr` / `on_fsdp=False`): a name the message
+    gives is read whole, and nothing else of the lines after it is taken as its own."""
+    if not own or not (own[-1].isalnum() or own[-1] == "_") or not reading.startswith(own):
+        return own
+    rest = _WORD_GOES_ON.match(reading, len(own))
+    return own + rest.group(0) if rest else own
+
+
 def _readings(line: Line, pieces: list[str]) -> list[str]:
     """The message of `line` with the lines that continue it (`pieces`, spaces kept), the likely
     reading first. Lines cut to one width by a terminal lose no character, so they join as
@@ -441,10 +454,12 @@ class ExceptionReadings:
                 # `er`) from a space a page dropped: the other reading is tried too.
                 for other in readings[1:]:
                     exc = verdict.exception_of(other)
-                    if exc is not None and self._answered(replace(line, text=other), exc, own):
+                    if exc is not None and self._answered(
+                        replace(line, text=other), exc, _with_cut_word(own, other)
+                    ):
                         return
         exc = verdict.exception_of(line.text)
-        if exc is not None and self._answered(line, exc, own):
+        if exc is not None and self._answered(line, exc, _with_cut_word(own, line.text)):
             if len(self._answered_fps) >= MAX_UNRECOGNIZED * 64:
                 self._answered_fps.clear()
             self._answered_fps.add(fingerprint(exc.type, exc.message))
