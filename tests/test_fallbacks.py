@@ -2339,11 +2339,12 @@ def test_refusals_that_name_a_registry_value_or_the_option_to_set(
     [
         # a limit a request passed
         ("ValueError: Cannot request more than 20 logprobs.", f"{_SITE}/vllm/engine/llm_engine.py", "CFG014"),
-        # an engine's code for one architecture refusing what the model's config.json holds
+        # an engine's code for one architecture refusing what the model's config.json holds: the
+        # engine cannot build the model and does not start
         (
             "ValueError: Unsupported activation: gelu_pytorch_tanh. Only silu is supported for now.",
             f"{_SITE}/sglang/srt/models/qwen2.py",
-            "CFG017",
+            "FLOW010",
         ),
         # ... but a backend it does not support is a setting's choice
         (
@@ -7625,3 +7626,33 @@ def test_a_key_a_terminal_cut_at_the_end_of_the_exceptions_line_is_read_whole() 
     [finding] = diagnose_text(log, _CATALOG).findings
     assert finding.rule == "CFG014"
     assert "use_megatron_fsdp" in (finding.basis or "")
+
+
+def test_an_engine_that_cannot_build_the_model_is_its_failed_start_and_its_repeats_are_answered() -> None:
+    """SGLang's code for an architecture refusing the model's activation: the engine never starts
+    (FLOW010, which takes the place of the worker's death after it). The message a terminal cut
+    mid-word, printed again by another rank with no traceback, is the same answered exception."""
+    message = "ValueError: Unsupported activation: gelu. Only silu is supported for now."
+    head = (
+        '(WorkerDict pid=3321)   File "/usr/local/lib/python3.10/dist-packages/sglang/srt/models/qwen2_moe.py", '
+        "line 102, in __init__\n"
+        "(WorkerDict pid=3321)     raise ValueError(\n"
+    )
+    line = "(WorkerDict pid=3321) " + message
+    log = (
+        head
+        + line[:90]
+        + "\n"
+        + line[90:]
+        + "\n"
+        + "(WorkerDict pid=3321) [2025-07-08 16:40:15 TP1] Scheduler hit an exception: Traceback (most recent call last):\n"
+        + line[:90]
+        + "\n"
+        + line[90:]
+        + "\n"
+        + "(raylet) A worker died or was killed while executing a task by an unexpected system error.\n"
+    )
+    assert len(line) > 90
+    report = diagnose_text(log, _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW010"]
+    assert report.unrecognized == ()

@@ -457,18 +457,25 @@ class ExceptionReadings:
                     if exc is not None and self._answered(
                         replace(line, text=other), exc, _with_cut_word(own, other)
                     ):
+                        # (the same exception again, cut the same way where nothing shows who
+                        # raised it, is answered too: under either reading)
+                        first = verdict.exception_of(line.text)
+                        self._note_answered(exc, *((first,) if first is not None else ()))
                         return
         exc = verdict.exception_of(line.text)
         if exc is not None and self._answered(line, exc, _with_cut_word(own, line.text)):
-            if len(self._answered_fps) >= MAX_UNRECOGNIZED * 64:
-                self._answered_fps.clear()
-            self._answered_fps.add(fingerprint(exc.type, exc.message))
+            self._note_answered(exc)
             return
         if exc is None:
             if "System error: " in line.text:
                 self._fallback(line, None)
             return
         self._remember_unknown(line, exc)
+
+    def _note_answered(self, *excs: ExceptionLine) -> None:
+        if len(self._answered_fps) >= MAX_UNRECOGNIZED * 64:
+            self._answered_fps.clear()
+        self._answered_fps.update(fingerprint(exc.type, exc.message) for exc in excs)
 
     def _answered(self, line: Line, exc: ExceptionLine, own: str) -> bool:
         """Whether the exception's class and names, the import of a user's file, or a settings

@@ -715,17 +715,22 @@ def _config_check(
         and not A_CHOICE.search(message)  # `does not support FLASHINFER backend`: a setting's choice
         and not ON_THIS_GPU.search(message)
         and not OPTION_GIVEN.search(message)  # `dp_shared_memory requires cpu_offload=True`
+        # (an engine feature a rollout setting switches on: `Mamba does not support prefix caching`)
+        and not (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
     ):
         # The engine's code for this architecture refusing what the model's config.json holds
-        # (`Unsupported activation: gelu_pytorch_tanh. Only silu is supported`).
+        # (`Unsupported activation: gelu_pytorch_tanh. Only silu is supported`): the rollout
+        # engine cannot build this model, so it does not start; transformers' modeling code for
+        # it refusing the same is the model folder verl loads.
         subject = REFUSED_SUBJECT.search(message)
         field = subject.group("subject") if subject else "what the error names"
-        return Fallback(
-            "CFG017",
-            {"field": field},
+        where = (
             f"{an(exc_type)} raised by {package}'s implementation of this model architecture "
-            f"({where_in(p, package)})",
+            f"({where_in(p, package)})"
         )
+        if package in ROLLOUT_ENGINES:
+            return Fallback("FLOW010", {"engine_model": field}, where)
+        return Fallback("CFG017", {"field": field}, where)
     # verl's prompts and samples are its batches; another library's samples are a dataset's rows
     # (`test_size=500 should be ... smaller than the number of samples 312`), not a batch size.
     batches = BATCH_SIZES if package == "verl" else BATCH_WORD
