@@ -7656,3 +7656,31 @@ def test_an_engine_that_cannot_build_the_model_is_its_failed_start_and_its_repea
     report = diagnose_text(log, _CATALOG)
     assert [f.rule for f in report.findings] == ["FLOW010"]
     assert report.unrecognized == ()
+
+
+def test_rays_repeat_mark_on_the_rest_of_a_cut_message_is_not_part_of_it() -> None:
+    """Ray folds the other ranks' copies of a wrapped line into one, marking the last piece
+    (`... gelu_pytorch_tanh`. [repeated 7x across cluster]`): the message read whole is the one
+    the first rank printed, the same answered exception."""
+    message = (
+        "ValueError: Gemma3 uses `gelu_pytorch_tanh` as the hidden activation function. Please set "
+        "`hidden_activation` to `gelu_pytorch_tanh`."
+    )
+    first = "(WorkerDict pid=51872, ip=10.20.3.17) " + message
+    again = "(WorkerDict pid=51875, ip=10.20.3.17) " + message
+    log = (
+        '(WorkerDict pid=51872, ip=10.20.3.17)   File "/opt/conda/lib/python3.10/site-packages/sglang/srt/'
+        'models/gemma3_causal.py", line 96, in __init__\n'
+        "(WorkerDict pid=51872, ip=10.20.3.17)     raise ValueError(\n"
+        + first[:100]
+        + "\n"
+        + first[100:]
+        + "\n"
+        + again[:100]
+        + "\n"
+        + again[100:]
+        + " [repeated 7x across cluster]\n"
+    )
+    report = diagnose_text(log, _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW010"]
+    assert report.unrecognized == ()

@@ -39,6 +39,7 @@ from verl_doctor.engine.normalize import (
     message_of,
     paste_margin,
     plain_prefix_end,
+    without_repeat_marks,
     strip_ansi,
     worker_at,
 )
@@ -608,7 +609,7 @@ class Analyzer(ExceptionReadings):
         pieces: list[str] = []
         own_prefix = own.group(0).strip() if own else None
         for nxt in line.follow.split("\n")[:3]:
-            piece = strip_ansi(nxt).rstrip("\r")
+            piece = without_repeat_marks(strip_ansi(nxt).rstrip("\r"))
             if quote and piece.startswith(quote):
                 piece = piece[len(quote) :]
             if own_prefix is not None:

@@ -468,7 +468,9 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
     failed to start" are printed above the traceback), that exception leads and the echoes are
     named on it. A bare exception (`EOFError`) is itself an echo and leads nothing, and so is a
     client that lost its server (`ServerDisconnectedError: Server disconnected`)."""
-    echoes = [f for f in errors if a.states[f.rule].rule.echo]
+    # (an echo rule credited with an exception the log prints, read from its words and its
+    # traceback, says why: the engine could not build the model, so it never started)
+    echoes = [f for f in errors if a.states[f.rule].rule.echo and not f.basis.startswith("exception")]
     # Echoes are symptoms: a root cause the log says in words makes them go; one read from the
     # traceback's shape alone (a clue) does not hide a message the log does print.
     if any(not f.symptom and f.confidence != "low" and f.basis != "clue" for f in errors):

@@ -27,6 +27,13 @@ _ANSI = lazy_compile(
 )
 _AUTOLINK = lazy_compile(r"\[([^\]\s]{1,200})\]\(https?://[^)\s]{1,300}\)")
 _REPEATED = lazy_compile(r"\s*\[repeated (\d+)x across cluster\]")
+
+
+def without_repeat_marks(text: str) -> str:
+    """`text` without Ray's `[repeated Nx across cluster]` (on the last piece of a wrapped line)."""
+    return _REPEATED.sub("", text) if "[repeated " in text else text
+
+
 # Launchers' labels before every line of a task: `srun --label`'s task number (`0: `) and a node's
 # name (`[node-0] `). Written to read the same with and without re.VERBOSE.
 SRUN_LABEL = r"\d{1,5}:[ ]"
