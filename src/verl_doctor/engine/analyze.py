@@ -39,8 +39,8 @@ from verl_doctor.engine.normalize import (
     message_of,
     paste_margin,
     plain_prefix_end,
-    without_repeat_marks,
     strip_ansi,
+    without_repeat_marks,
     worker_at,
 )
 from verl_doctor.engine.prefilter import LineSearcher
