@@ -2582,12 +2582,13 @@ _BY_MECHANISM = [
         "load_from_disk",
         "CFG013",
     ),
-    # an engine's code for one architecture (vLLM's newer models/ tree) refusing the model's shape
+    # an engine's code for one architecture (vLLM's newer models/ tree) refusing the model's shape:
+    # the engine cannot build the model and does not start
     (
         "ValueError: Step5 DSA supports attention head dimensions 128 or 192, got 96.",
         f"{_SITE}/vllm/models/step5/nvidia/model.py",
         "__init__",
-        "CFG017",
+        "FLOW010",
     ),
     # a model file that is not the format its loader reads
     (
@@ -2929,11 +2930,12 @@ def test_settings_refused_for_what_the_machine_has(message: str, path: str, func
             f"{_SITE}/sglang/srt/mem_cache/unified_memory_pool.py",
             "CFG014",
         ),
-        # a model family's code in vLLM's newer layout refusing what config.json holds
+        # a model family's code in vLLM's newer layout refusing what config.json holds: the
+        # engine cannot build the model
         (
             "ValueError: embed_dim must be divisible by num_heads (got `embed_dim`: 1000 and `num_heads`: 16).",
             f"{_SITE}/vllm/models/dots3_note/nvidia/audio_encoder.py",
-            "CFG017",
+            "FLOW010",
         ),
         # ... unless it asks for an option's value
         (
