@@ -7686,3 +7686,22 @@ def test_rays_repeat_mark_on_the_rest_of_a_cut_message_is_not_part_of_it() -> No
     report = diagnose_text(log, _CATALOG)
     assert [f.rule for f in report.findings] == ["FLOW010"]
     assert report.unrecognized == ()
+
+
+def test_the_commands_bash_traces_after_an_exception_are_no_part_of_its_message() -> None:
+    """A launch script run with `set -x` goes on after the failure (`+ cp /tmp/run.log
+    /mnt/logs/...`): a traced command is a record of its own, not the rest of a long exception
+    line (whose words it would change: `cp` reads as context parallelism)."""
+    log = (
+        _frames(
+            (
+                "/mnt/work/verl/verl/plugin/platform/platform_manager.py",
+                "_create_platform",
+                "raise ValueError(",
+            ),
+            last="ValueError: Unknown platform 'cuda'. Registered: ('nvidia', 'huawei', 'amd'). Use "
+            "@PlatformRegistry.register() to add a new platform.",
+        )
+        + "+ echo 'train exited with 1'\ntrain exited with 1\n+ cp /tmp/verl_run.log /mnt/logs/grpo_20260904.log\n"
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]

@@ -45,6 +45,8 @@ WRAPPED_WIDTH = 76  # a line shorter than the narrowest terminal was not hard-wr
 BARE_EXCEPTION_ENDS = ("Error:", "Exception:")
 # What starts a new log record rather than continuing a hard-wrapped one.
 NEW_RECORD = lazy_compile(
+    # (a command bash's `set -x` traces, `+ cp run.log /mnt/logs/`, at the start of its line)
+    r"^\+{1,4} \S|"
     r"^\s*(?:\((?:[\w.:-]+,? )?(?:pid|ip)=|\(raylet\)|\[|" + SRUN_LABEL + "|" + HOST_LABEL + "|"
     r"Traceback |File \"|line \d+, in \w|During handling|"
     r"The above exception|Error executing job|Set the environment variable HYDRA_FULL_ERROR|"
