@@ -183,6 +183,26 @@ def test_a_message_cut_short_in_a_sockets_receive_is_the_peer_dying_not_a_cause(
     assert diagnose_text(on_disk, _CATALOG).unrecognized
 
 
+def test_the_ranks_that_lost_a_dead_rank_over_gloo_do_not_lead_why_it_died() -> None:
+    """Rank 0's rollout server died while it started; the other ranks, waiting at a gloo barrier,
+    report the peer gone. The server that failed to start is the answer, not the lost peer."""
+    text = (
+        "[rank0]: Traceback (most recent call last):\n"
+        '[rank0]:   File "/usr/local/lib/python3.11/site-packages/sglang/srt/entrypoints/http_server_engine.py", '
+        "line 43, in launch_server_process\n"
+        '[rank0]:     raise Exception("Server process terminated unexpectedly.")\n'
+        "[rank0]: Exception: Server process terminated unexpectedly.\n"
+        "[rank3]: Traceback (most recent call last):\n"
+        '[rank3]:   File "/usr/local/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py", '
+        "line 4166, in barrier\n"
+        "[rank3]:     work = group.barrier(opts=opts)\n"
+        "[rank3]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer "
+        "[10.31.4.11]:6741\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW010"]
+
+
 def test_a_disk_full_on_a_temporary_file_is_no_checkpoint() -> None:
     text = (
         "Traceback (most recent call last):\n"

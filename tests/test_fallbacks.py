@@ -400,6 +400,12 @@ _SITE = "/usr/local/lib/python3.10/dist-packages"
             "/opt/verl/verl/trainer/ppo/reward.py",
             "CFG014",
         ),
+        # transformers' Adafactor, built by verl's build_optimizer from the optim config
+        (
+            "ValueError: Cannot combine manual `lr` and `relative_step=True` options",
+            "/usr/local/lib/python3.12/dist-packages/transformers/optimization.py",
+            "CFG014",
+        ),
     ],
 )
 def test_a_library_refusing_a_named_setting_is_a_config_error(message: str, path: str, code: str) -> None:
@@ -1017,6 +1023,13 @@ def test_a_division_by_zero_on_a_line_reading_settings_is_a_setting_that_is_zero
             "get_rollout_replica_class",
             "CFG014",
         ),
+        # the choices it takes, then their noun
+        (
+            "TypeError: Only varlen and flex attn masks are supported",
+            "/opt/verl/verl/workers/engine/torchtitan/utils.py",
+            "get_attention_masks",
+            "CFG014",
+        ),
     ],
 )
 def test_refusals_read_from_the_raising_statement_and_its_words(
@@ -1247,6 +1260,12 @@ def test_a_call_that_fits_no_signature_of_verl_is_code_for_another_verl(
             "NotImplementedError: Currently, we only support the video formats introduced in qwen2-vl.",
             "/opt/verl/verl/utils/dataset/vision_utils.py",
             "process_video",
+        ),
+        # verl's agent loop refusing the kind of media a user's tool returned
+        (
+            "NotImplementedError: Multimedia type 'video' is not currently supported. Only 'image' is supported.",
+            "/opt/verl/verl/experimental/agent_loop/tool_agent_loop.py",
+            "_handle_processing_tools_state",
         ),
     ],
 )
@@ -3512,6 +3531,17 @@ def test_the_users_reward_function_raising_is_that_function() -> None:
         "/home/u/rl/rewards/int_reward.py"
     )
     assert not any(f.rule == "CFG008" for f in diagnose_text(other, _CATALOG).findings)
+    # nor is a server the function asks (a judge, a reward model) refusing or timing out on it
+    for refused in (
+        "ConnectionRefusedError: [Errno 111] Connection refused",
+        "requests.exceptions.ReadTimeout: HTTPConnectionPool(host='localhost', port=30000): Read timed out.",
+    ):
+        crash = _reward_crash("/home/u/rl/rewards/int_reward.py").replace(
+            "TypeError: int() argument must be a string, a bytes-like object or a real number, not 'NoneType'",
+            refused,
+        )
+        text = _overrides("reward.custom_reward_function.path=rewards/int_reward.py") + crash
+        assert not any(f.rule == "CFG008" for f in diagnose_text(text, _CATALOG).findings), refused
 
 
 def test_a_file_named_like_an_installed_package_is_that_shadow() -> None:
@@ -7705,3 +7735,44 @@ def test_the_commands_bash_traces_after_an_exception_are_no_part_of_its_message(
         + "+ echo 'train exited with 1'\ntrain exited with 1\n+ cp /tmp/verl_run.log /mnt/logs/grpo_20260904.log\n"
     )
     assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+
+
+def test_omegaconf_relaying_a_config_dataclass_refusal_is_that_config_check() -> None:
+    # OmegaConf.to_object building verl's HFModelConfig: its __post_init__ refused, and OmegaConf
+    # relays the refusal under its own class
+    log = _tb(
+        "omegaconf.errors.ConfigTypeError: Could not create instance of `HFModelConfig`: target_modules "
+        "must be a string or a list of strings, but got dict",
+        "/home/lw/verl/verl/workers/config/model.py",
+        "__post_init__",
+        "raise TypeError(",
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["CFG014"]
+
+
+def test_a_refusal_showing_the_value_of_an_exported_variable_is_that_variable() -> None:
+    refusal = _tb(
+        "ValueError: Port is not specified for address 10.10.1.21",
+        "/usr/local/lib/python3.10/dist-packages/ray/_private/node.py",
+        "validate_ip_port",
+        'raise ValueError(f"Port is not specified for address {ip_port}")',
+    )
+    for export in (
+        "export RAY_ADDRESS=10.10.1.21\n",
+        "root@node-3:/workspace# export RAY_ADDRESS='10.10.1.21'\n",
+        "+ export RAY_ADDRESS=10.10.1.21\n",
+    ):
+        report = diagnose_text(
+            export + "python3 -m verl.trainer.main_ppo trainer.nnodes=2\n" + refusal, _CATALOG
+        )
+        [finding] = report.findings
+        assert finding.rule == "CFG014"
+        assert "10.10.1.21" in finding.cause and "RAY_ADDRESS" in finding.cause
+        assert "unset RAY_ADDRESS" in [c for f in finding.fixes for c in f.commands]
+    # a value no variable exported, or one another variable shares, names no variable
+    assert not diagnose_text("export RAY_ADDRESS=10.10.1.22\n" + refusal, _CATALOG).findings
+    both = "export RAY_ADDRESS=10.10.1.21\nexport MASTER_ADDR=10.10.1.21\n"
+    assert not diagnose_text(both + refusal, _CATALOG).findings
+    # a credential's value is never named in the cause
+    secret = refusal.replace("10.10.1.21", "hunter2xyz")
+    assert not diagnose_text("export DB_PASSWORD=hunter2xyz\n" + secret, _CATALOG).findings

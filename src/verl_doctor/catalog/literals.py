@@ -77,6 +77,7 @@ INTERNAL_LITERALS: dict[str, list[str]] = {
         "verl==",
         "LLM engine (v",
         "overrides",
+        "export ",
     ],
     # the words that end a warning carrying a caught error (engine/analyze.py `_WARNING_CARRIES_AN_ERROR`)
     "warning_end": ["To silence this warning"],

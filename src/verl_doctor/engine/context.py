@@ -49,6 +49,12 @@ _ENTRY = lazy_compile(r"-m\s+(?P<entry>(?:verl|recipe)\.[\w.]+)")
 _SCRIPT = lazy_compile(r"(?:^|\s)(?:\S*/)?python[\d.]*\s+(?:-u\s+)?\S+\.py(?=\s)")
 _ACTOR_KEY = "actor_rollout_ref."
 _OVERRIDES = lazy_compile(r"Error executing job with overrides: (?P<list>\[.*\])")
+# An environment variable the launch shell exports (`export VLLM_KV_CACHE_LAYOUT=hnd`, at a
+# prompt or in bash's `set -x` trace): a setting of the run as much as an override is.
+_EXPORT = lazy_compile(
+    r"(?:^|[#$]\s*|^\+{1,4}\s+)export\s+(?P<name>[A-Z_][A-Z0-9_]{1,60})=(?P<value>\"[^\"]*\"|'[^']*'|\S*)"
+)
+_MAX_EXPORTS = 200
 _NAME_TOKEN = lazy_compile(r"[A-Za-z_][\w.]*\w")
 _CAMEL = lazy_compile(r"[A-Z][a-z0-9]+[A-Z]\w*")  # `TiledMLP`, `FusedKernels`
 _CAMEL_CUT = lazy_compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -64,6 +70,7 @@ class ContextCollector:
         self.versions: dict[str, str] = {}
         self.gpu: dict[str, Any] = {}
         self.overrides: dict[str, str] = {}
+        self.exported: dict[str, str] = {}  # environment variables the launch shell exported
         self.deleted: set[str] = set()  # parts of the config the run deleted (`~critic`)
         self.override_line: Line | None = None  # the first line overrides were read from
         self.entry_point: str | None = None
@@ -104,6 +111,8 @@ class ContextCollector:
         if m:
             self.versions.setdefault("python", m.group("v"))
         self._gpus(text)
+        if "export " in text:
+            self._export(text)
         if "verl." in text or "recipe." in text or _ACTOR_KEY in text:
             self._command(line)
         elif not (_BANNER_VERSION.match(text) or _BANNER_PKG.match(text) or _GPU_COUNT.search(text)):
@@ -118,6 +127,12 @@ class ContextCollector:
             # (Hydra's list is all the run set, even when it is empty: `overrides: []`)
             if (self.overrides or listed) and self.override_line is None:
                 self.override_line = line
+
+    def _export(self, text: str) -> None:
+        m = _EXPORT.search(text)
+        if m is None or (len(self.exported) >= _MAX_EXPORTS and m["name"] not in self.exported):
+            return
+        self.exported[m["name"]] = m["value"].strip("'\"")[:_MAX_VALUE]
 
     def _banner(self, text: str) -> None:
         m = _BANNER_VERSION.match(text)

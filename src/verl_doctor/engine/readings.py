@@ -86,6 +86,8 @@ _NOT_FOUND_NAME = lazy_compile(
     r"^['\"](?P<quoted>[A-Za-z][\w.-]{2,60})['\"]$|\b(?P<named>[A-Za-z][\w.-]{2,60}) (?:is )?not found in\b"
 )
 # A value a check says it got, alone and quoted (`got '0.5'`).
+# A value that names one thing (`hnd`, `10.10.1.21`, `FLASHINFER`): no path, no bare number.
+_DISTINCT_VALUE = lazy_compile(r"(?=.*[A-Za-z.])[\w.:,-]{2,60}")
 _GOT_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? '(-?[\w.+/-]{1,60})'")
 # A library saying something is gone, and a name it quotes (`storage`, 'storage', "storage").
 _REMOVED = lazy_compile(
@@ -200,9 +202,16 @@ CONFIG_CHECK_TYPES = {
 }
 # A library's own refusal classes, by the name's end: argparse's `ArgumentTypeError`, vLLM's
 # `VLLMValidationError`, a `...ConfigError`, a `...ValueError` subclass.
-_REFUSAL_CLASS = lazy_compile(r"(?:Validation|Argument(?:Type)?|Config(?:uration)?|Value|Assertion)Error$")
+# (OmegaConf relays what a config dataclass's __post_init__ raised as ConfigTypeError or
+# ConfigValueError: `Could not create instance of `HFModelConfig`: <the refusal>`)
+_REFUSAL_CLASS = lazy_compile(
+    r"(?:Validation|Argument(?:Type)?|Config(?:uration)?(?:Type|Value)?|Value|Assertion)Error$"
+)
 
 
+# What the user's code met outside itself (a server that refused, dropped or kept it waiting):
+# not that code's doing, even when it raises it again.
+_OUTSIDE_WORLD = lazy_compile(r"Connection\w*Error$|Timeout\w*$|TimeoutError$|HTTPError$|ServerDisconnected")
 # A client whose server went away: what follows an engine's death, never its cause.
 _PEER_LOST = frozenset(
     (
@@ -216,6 +225,11 @@ _PEER_LOST = frozenset(
         "IncompleteRead",
     )
 )
+
+
+# gloo's TCP transport finding the rank at the other end gone (torch.distributed's CPU groups:
+# a barrier or a broadcast while that rank's process died).
+_GLOO_PEER_GONE = lazy_compile(r"gloo/transport/tcp/\w+\.cc:\d+\] Connection closed by peer\b")
 
 
 # A module lacking a name, to be told apart as one of Python's own (`module 'pkgutil' has no
@@ -507,6 +521,7 @@ class ExceptionReadings:
             or self._not_implemented_called(line, exc)
             or self._override_named_in_refusal(line, exc)
             or self._chosen_value_looked_up(line, exc)
+            or self._exported_value_refused(line, exc)
         )
 
     def _note_shadow(self, line: Line, fr: Frame, caller_statement: str) -> None:
@@ -885,6 +900,33 @@ class ExceptionReadings:
         basis = f"{an(exc.type)} naming {' and '.join(keys)}, which this run set"
         return self._credit(line, Fallback("CFG014", {"options": ", ".join(keys)}, basis))
 
+    def _exported_value_refused(self, line: Line, exc: ExceptionLine) -> bool:
+        """A refusal nothing else placed that shows the value of one environment variable the
+        launch shell exported (`Port is not specified for address 10.10.1.21` after `export
+        RAY_ADDRESS=10.10.1.21`, `Unknown cache layout format hnd` after `export
+        VLLM_KV_CACHE_LAYOUT=hnd`): that variable's value, which the library read. A path is the
+        path readings'; a number or a word any value could be says nothing of which variable."""
+        if exc.type not in _REFUSAL_TYPES or not self.context.exported:
+            return False
+        from verl_doctor.engine.redact import is_secret_name
+
+        names = [
+            name
+            for name, value in self.context.exported.items()
+            # (a credential's value is never named: the report shows no more of it than the log line)
+            if not is_secret_name(name)
+            and _DISTINCT_VALUE.fullmatch(value)
+            and value.lower() not in _AS_PYTHON
+            and re.search(rf"(?<![\w./:-]){re.escape(value)}(?![\w/:-]|\.\w)", exc.message)
+        ]
+        if len(names) != 1:
+            return False
+        from verl_doctor.engine.fallbacks import Fallback, an
+
+        value = self.context.exported[names[0]]
+        basis = f"{an(exc.type)} refusing {value}, the value this run exported as {names[0]}"
+        return self._credit(line, Fallback("CFG014", {"exported": names[0], "value": value}, basis))
+
     def _chosen_value_looked_up(self, line: Line, exc: ExceptionLine) -> bool:
         """A key missing that is the value this run chose by name, and of one setting only
         (`transfer_queue.backend.storage_backend=Mooncake`, then `Missing key Mooncake`): the code
@@ -908,7 +950,7 @@ class ExceptionReadings:
         path, a custom dataset's): verl called it and it raised (`int(None)` on a response with no
         final answer). A failed import is the environment's; a module that fails as it loads
         is read by _user_module_failed."""
-        if exc.type in ("ModuleNotFoundError", "ImportError"):
+        if exc.type in ("ModuleNotFoundError", "ImportError") or _OUTSIDE_WORLD.search(exc.type):
             return False
         raised = self._raising_frame(line)
         if raised is None or raised.package is not None or raised.func == "<module>":
@@ -1101,8 +1143,10 @@ class ExceptionReadings:
         """Whether an exception only says the process at the other end went away: a client's lost
         connection, or a message cut short while it was received (`pickle data was truncated` in
         a socket's recv: the sender died mid-send)."""
-        if exc.type in _PEER_LOST or (
-            exc.type.endswith(("ClientResponseError", "HTTPError")) and _GATEWAY_LOST.search(exc.message)
+        if (
+            exc.type in _PEER_LOST
+            or (exc.type.endswith(("ClientResponseError", "HTTPError")) and _GATEWAY_LOST.search(exc.message))
+            or _GLOO_PEER_GONE.search(exc.message)
         ):
             return True
         if not (exc.type.endswith("UnpicklingError") and "truncated" in exc.message):

@@ -193,6 +193,8 @@ _TRANSFORMERS_SETTINGS = lazy_compile(
     r"models/\w+/configuration_\w+|integrations/(?:tensor_parallel|\w*attention\w*))\.py:|"
     # (the sampling values a generation config hands its logits processors: temperature, top_p)
     r"/transformers/generation/logits_process\.py:__init__$|"
+    # (its optimizers, Adafactor, built by verl's build_optimizer from the optim config, 0.7 on)
+    r"/transformers/optimization\.py:__init__$|"
     r"/transformers/modeling_utils\.py:\w*(?:attn|attention|sdpa|dispatch|dtype)\w*$"
 )
 # ... and those settings named in a refusal, wherever transformers checks them.

@@ -135,7 +135,8 @@ UNSUPPORTED = lazy_compile(
     r"\bnot supports\b|\b(?:is|are) not support\b|^not (?:yet )?support\b|"
     r"\bnot compatible(?: with| when| in| for)?\b|\bonly supports?\b|\bsupports? only\b|"
     r"\bno (?:[\w-]+ ){0,4}supported (?:for|by)\b|"
-    r"\bonly (?:[\w.-]+ ){1,4}(?:is |are )?supported\b|"
+    # (`Only varlen and flex attn masks are supported`: the choices it takes, then their noun)
+    r"\bonly (?:[\w.-]+ ){1,6}(?:is |are )?supported\b|"
     r"\b(?:is|are) only supported (?:for|with|on|in|when|by)\b|"
     # a feature the code does not trust yet: `qwen2_5_vl's context parallel is not accurate yet`
     r"\b(?:is|are) not (?:accurate|correct|ready|stable|verified|tested) yet\b",
@@ -181,7 +182,11 @@ A_SETTING_NAMED = lazy_compile(
 # What a sample holds (an image's aspect ratio, its processed pixels), not a setting, unless the
 # refusal directs an option (`For multimodal input processing do not set
 # `enable_tokenizer_batch_encode``).
-ABOUT_A_SAMPLE = lazy_compile(r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?modal[_ ]inputs?\b", re.I)
+# What a sample or a tool's response holds: an image's shape, its pixels, its kind of media
+# (`Multimedia type 'video' is not currently supported`, verl's agent loop reading a tool's reply).
+ABOUT_A_SAMPLE = lazy_compile(
+    r"\baspect ratio\b|\bpixel_values\b|\bmulti[-_ ]?modal[_ ]inputs?\b|\bmulti[-_ ]?media type\b", re.I
+)
 
 
 ABOUT_DATA_OR_CODE = lazy_compile(
@@ -493,6 +498,8 @@ REFUSED = lazy_compile(
     r"[^.]{0,80}\b(?:unless|without|when)\b|"
     # two switches refused together: `Can not use both overlap_p2p_comm and batch_p2p_comm`
     r"\b(?:can ?not|can't) (?:use|enable|set|specify|combine) both\b|"
+    # ... or combined: `Cannot combine manual `lr` and `relative_step=True` options` (Adafactor)
+    r"\b(?:can ?not|can't) combine\b|"
     # an option a release removed, set anyway: `x is deprecated and replaced by y`
     r"\b(?:is|are|has been) deprecated\b[^.]{0,40}\b(?:replaced|in favou?r of|use|instead)\b|"
     # `X is only valid when Y is empty`, `please make sure compilation_config.level == ...`
