@@ -7776,3 +7776,18 @@ def test_a_refusal_showing_the_value_of_an_exported_variable_is_that_variable() 
     # a credential's value is never named in the cause
     secret = refusal.replace("10.10.1.21", "hunter2xyz")
     assert not diagnose_text("export DB_PASSWORD=hunter2xyz\n" + secret, _CATALOG).findings
+
+
+def test_a_config_a_refusal_prints_after_its_words_names_no_path_or_key_it_refused() -> None:
+    module = "pkg://verl.experimental.dynamic_dataset.dynamicgen_dataset"
+    text = _overrides(f"data.custom_cls.path={module}", "data.train_files=/d/countdown/train.parquet") + _tb(
+        "AssertionError: datagen path is not set in config: {'tokenizer': None, 'train_files': "
+        f"'/d/countdown/train.parquet', 'custom_cls': {{'path': '{module}', 'name': 'DynamicGenDataset'}}}}",
+        "/opt/verl/verl/experimental/dynamic_dataset/dynamicgen_dataset.py",
+        "__init__",
+        'assert "datagen" in config and config.datagen.get("path", None) is not None, (',
+    )
+    [first] = diagnose_text(text, _CATALOG).findings
+    # (a section left unset, not the custom module the run named, nor every key the dump holds)
+    assert first.rule == "CFG011"
+    assert "train_files" not in first.basis and module not in first.basis

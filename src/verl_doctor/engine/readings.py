@@ -227,6 +227,8 @@ _PEER_LOST = frozenset(
 )
 
 
+# A mapping a message prints (a config: `{'tokenizer': None, 'train_files': ...}`).
+_PRINTED_MAPPING = lazy_compile(r"\{['\"]\w+['\"]: ")
 # gloo's TCP transport finding the rank at the other end gone (torch.distributed's CPU groups:
 # a barrier or a broadcast while that rank's process died).
 _GLOO_PEER_GONE = lazy_compile(r"gloo/transport/tcp/\w+\.cc:\d+\] Connection closed by peer\b")
@@ -732,13 +734,16 @@ class ExceptionReadings:
         from verl_doctor.catalog.verl_keys import path_kind
         from verl_doctor.engine.fallbacks import Fallback, an
 
+        # (a config the message prints after its words, `... not set in config: {'train_files': ...}`,
+        # holds every path the run set: only the words name what was refused)
+        words = _PRINTED_MAPPING.split(exc.message, 1)[0]
         for key, value in self.context.overrides.items():
             kind = path_kind(key)
             if kind is None or (not not_found and (kind == "data" or exc.type != "AssertionError")):
                 continue
             for given in value.strip("[]").split(","):
                 given = given.strip().strip("'\"")
-                if len(given) >= 3 and given in exc.message:
+                if len(given) >= 3 and given in words:
                     groups = {"path": given}
                     if kind == "data" and _HUB_NAME.fullmatch(given):
                         groups["hub_name"] = given
@@ -1871,6 +1876,8 @@ class ExceptionReadings:
         message or read in its raising statement, and keys this run set that it names."""
         from verl_doctor.catalog.verl_keys import keys_named_in
 
+        # (a config printed after the words names every key it holds, not the one refused)
+        message = _PRINTED_MAPPING.split(message, 1)[0]
         options = keys_named_in(message)
         for key in keys_named_in(statement, code=True) + self.context.set_keys_named_in(
             f"{message} {statement}"
