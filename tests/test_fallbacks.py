@@ -1778,6 +1778,19 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "_get_attention_backend_from_str",
             "CFG014",
         ),
+        # values to choose one of (a backend's names), not options to set
+        (
+            "AssertionError: fa3, aiter, or triton is required for Llama4 model",
+            "/usr/local/lib/python3.12/dist-packages/sglang/srt/server_args.py",
+            "model_specific_adjustments",
+            "CFG014",
+        ),
+        (
+            "ValueError: draft_model_path or speculative_config_path is needed when speculative decoding is on",
+            "/usr/local/lib/python3.12/dist-packages/sglang/srt/server_args.py",
+            "model_specific_adjustments",
+            "CFG011",
+        ),
     ],
 )
 def test_the_words_of_a_refusal_choose_between_the_codes(last: str, path: str, func: str, code: str) -> None:
@@ -2707,6 +2720,24 @@ def test_an_error_about_the_ascend_stack_is_an_npu_runtime_error() -> None:
         "/opt/verl/verl/utils/vllm/npu_vllm_patch.py",
     )
     assert diagnose_text(log, _CATALOG).findings[0].rule == "CFG014"
+    # a variable of the NPU stack's own environment refused by code only NPUs run is that stack's
+    refused = (
+        "ValueError: Environment variable `NPU_FA2_SPARSE_MODE` can only be set as 2 (top-left aligned causal "
+        "mask) or 3 (down-right aligned causal mask)."
+    )
+    log = _tb(
+        refused, f"{_SITE}/transformers/integrations/npu_flash_attention.py", "<module>", "raise ValueError("
+    )
+    assert [f.rule for f in diagnose_text(log, _CATALOG).findings] == ["ENV012"]
+    # ... and transformers' lazy import handing it on adds no reading of its own
+    relay = _tb(
+        "RuntimeError: Failed to import transformers.models.bloom.modeling_bloom because of the following error "
+        "(look up to see its traceback):\n" + refused.split(": ", 1)[1],
+        f"{_SITE}/transformers/utils/import_utils.py",
+        "_get_module",
+        "raise RuntimeError(",
+    )
+    assert [f.rule for f in diagnose_text(log + relay, _CATALOG).findings] == ["ENV012"]
 
 
 def test_a_misspelt_key_is_shown_with_its_nearest_real_key_and_nothing_masked(run_cli) -> None:

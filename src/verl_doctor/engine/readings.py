@@ -383,6 +383,10 @@ _OPERAND_TYPES = lazy_compile(
 # A `raise` of an error held in a variable (`raise output`, `raise exc from None`,
 # `raise value.as_instanceof_cause()`): not a check of the frame's own.
 _RELAYED = lazy_compile(r"raise\s+(?![A-Z])[a-z_][\w.]*(?:\(\))?(?:\s+from\s+\w+)?\s*$")
+# ... or whose words hand on the error it caught (transformers' lazy import: `Failed to import
+# transformers.models.bloom.modeling_bloom because of the following error (look up to see its
+# traceback):` and that error's message).
+_RELAYS_ITS_CAUSE = lazy_compile(r"Failed to import [\w.]+ because of the following error\b")
 
 
 def _code_line(follow: str, any_statement: bool = False) -> str:
@@ -1422,7 +1426,7 @@ class ExceptionReadings:
             self._frame_follow.get(line.worker.key(), ""),
             any_statement=exc.type == "TypeError" and _OPERAND_TYPES.search(exc.message) is not None,
         )
-        if _RELAYED.match(statement):
+        if _RELAYED.match(statement) or _RELAYS_ITS_CAUSE.match(exc.message):
             from verl_doctor.engine.fallbacks import compares_a_model_split
 
             # (`raise output`, `raise e`: the frame hands on an error it received, from a worker

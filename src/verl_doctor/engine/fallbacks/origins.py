@@ -8,6 +8,7 @@ import re
 from verl_doctor.common.lazy_re import lazy_compile
 from verl_doctor.engine.fallbacks.answer import Fallback, an
 from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES, version_mismatch
+from verl_doctor.engine.fallbacks.wording import ENV_VARIABLE
 
 # Ray's classes for a worker that died, as a driver's `RayTaskError(...)` envelope names them
 # (RayTaskError.as_instanceof_cause, ray/exceptions.py): the class alone says what happened.
@@ -37,6 +38,8 @@ ASCEND_STACK = lazy_compile(
 
 # Code that only runs on Ascend NPUs: the torch and vLLM plugins, verl's NPU platform and patches.
 _NPU_CODE = lazy_compile(r"/(?:torch_npu|vllm_ascend|mindspeed)/|/\w*npu\w*\.py$|/npu/", re.I)
+# A variable of the Ascend stack's own environment (NPU_*, ASCEND_*, HCCL_*).
+_NPU_VARIABLE = lazy_compile(r"\b(?:NPU|ASCEND|HCCL|ACL)_[A-Z0-9_]+\b")
 
 
 # Where the Ascend plugins check the settings they are given (vllm-ascend's ascend_config.py, its
@@ -51,9 +54,14 @@ def npu_code(exc_type: str, path: str, func: str = "", message: str = "") -> Fal
     supports Ascend NPU backends.`): the NPU stack failed; not where the NPU plugins check their
     settings."""
     p = path.replace("\\", "/")
-    if not _NPU_CODE.search(p) or (exc_type not in RUNTIME_TYPES and not ASCEND_STACK.search(message)):
+    if not _NPU_CODE.search(p):
         return None
-    if _NPU_SETTINGS_CODE.search(p) or _NPU_SETTINGS_FUNC.match(func):
+    # (a variable of the environment that only the NPU code reads, `NPU_FA2_SPARSE_MODE` in
+    # transformers' NPU flash-attention, refused: the NPU runtime's environment)
+    npu_environment = bool(ENV_VARIABLE.search(message) and _NPU_VARIABLE.search(message))
+    if not npu_environment and exc_type not in RUNTIME_TYPES and not ASCEND_STACK.search(message):
+        return None
+    if not npu_environment and (_NPU_SETTINGS_CODE.search(p) or _NPU_SETTINGS_FUNC.match(func)):
         return None
     return Fallback(
         "ENV012", {}, f"{an(exc_type)} raised by code for Ascend NPUs ({path.rsplit('/', 1)[-1]})"

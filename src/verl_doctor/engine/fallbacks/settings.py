@@ -744,8 +744,14 @@ def _config_check(
         code = "CFG010"  # the split does not fit this model's code
     elif (
         # (a field the model's config lacks for a feature the run switched on is that feature
-        # refused for this model, not a value the run left out)
-        (MISSING.search(message) and not RECEIVED.search(message) and not MODEL_CONFIG_LACKS.search(message))
+        # refused for this model, not a value the run left out; nor are values to choose from,
+        # `fa3, aiter, or triton is required for Llama4 model`, one left out)
+        (
+            MISSING.search(message)
+            and not RECEIVED.search(message)
+            and not MODEL_CONFIG_LACKS.search(message)
+            and not _values_to_choose_from(message)
+        )
         or EMPTY_VALUE.search(message)
         or COUNT_LEFT_AT_ZERO.search(message)
     ):
@@ -868,6 +874,19 @@ _MODEL_IMPLEMENTATION = lazy_compile(
     r"/(?:sglang/srt/models|vllm/model_executor/models|vllm/models)/(?:(?!ops/|kernels/)\w+/){0,2}\w+\.py$|"
     r"/transformers/models/\w+/modeling_\w+\.py$"
 )
+
+
+# Values listed as alternatives, one of which is required (`fa3, aiter, or triton is required`).
+_ALTERNATIVES_REQUIRED = lazy_compile(
+    r"\b(?P<alternatives>[\w.-]+(?:, [\w.-]+)*,? or [\w.-]+) (?:is|are) (?:required|needed)\b"
+)
+
+
+def _values_to_choose_from(message: str) -> bool:
+    """Whether a refusal asks for one of some values (a backend's names), not for options in
+    code's spelling to be set (`tool_config_path or interaction_config_path ...`)."""
+    m = _ALTERNATIVES_REQUIRED.search(message)
+    return m is not None and "_" not in m["alternatives"]
 
 
 def _verl_does_not_support(message: str) -> bool:
