@@ -3653,6 +3653,22 @@ def test_a_name_an_optional_import_defines_is_that_package_missing() -> None:
     assert all(f.rule != "ENV009" or f.confidence == "low" for f in diagnose_text(own, _CATALOG).findings)
 
 
+def test_a_name_missing_in_verls_patch_of_a_library_is_that_librarys_release() -> None:
+    # megatron-core calling verl's patched router, whose helpers came from a `try` import of
+    # megatron.core that this release could not satisfy
+    text = (
+        "Traceback (most recent call last):\n"
+        f'  File "{_SITE}/megatron/core/transformer/moe/router.py", line 427, in forward\n'
+        "    scores, routing_map = self.routing(logits)\n"
+        f'  File "{_SITE}/verl/utils/megatron/router_replay_patch.py", line 326, in patched_routing\n'
+        "    scores = compute_routing_scores_for_aux_loss(logits, self.topk, self.score_function)\n"
+        "NameError: name 'compute_routing_scores_for_aux_loss' is not defined\n"
+    )
+    [first] = diagnose_text(text, _CATALOG).findings
+    assert (first.rule, first.confidence) == ("ENV008", "medium")
+    assert "patch of megatron" in first.basis
+
+
 def test_a_key_missing_that_is_the_value_the_run_chose_is_that_settings_value() -> None:
     """The code looks a choice up by the name the run gave (`storage_backend=Mooncake`, then
     OmegaConf's `Missing key Mooncake`): that value names nothing there. A setting that names a

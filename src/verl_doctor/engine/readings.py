@@ -993,6 +993,11 @@ class ExceptionReadings:
             return False  # the user's own code: a typo or a missing import of theirs
         from verl_doctor.engine.fallbacks import Fallback
 
+        if raised.package == "verl":
+            from verl_doctor.engine.fallbacks import patch_lacks_a_name
+
+            if self._credit(line, patch_lacks_a_name(raised.path, raised.func)):
+                return True
         package = raised.package
         where = raised.path[raised.path.rfind(f"/{package}/") + 1 :]
         basis = f"a NameError in {where}: a name an optional import of {package} defines, not installed"

@@ -37,6 +37,7 @@ from verl_doctor.engine.fallbacks.installs import (
     called_function,
     engine_result_changed,
     missing_module_name,
+    patch_lacks_a_name,
     patched_library_changed,
     unexpected_keyword,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "npu_code",
     "switched_on_refused",
     "typed_value_refused",
+    "patch_lacks_a_name",
     "patched_library_changed",
     "pip_distribution",
     "starts_up",

@@ -545,6 +545,22 @@ def patched_library_changed(message: str, path: str, func: str) -> Fallback | No
     return None
 
 
+def patch_lacks_a_name(path: str, func: str) -> Fallback | None:
+    """A NameError in verl's patch of another library (`name 'compute_routing_scores_for_aux_loss'
+    is not defined` in verl/utils/megatron/router_replay_patch.py's patched_routing): the patch
+    imports that library's helpers in a `try`, and this release of the library has none of that
+    name, so the import failed quietly (verl warns `NPU not support router replay` then)."""
+    p = path.replace("\\", "/")
+    if not (_PATCHING.search(func) or _PATCHING.search(p.rsplit("/", 1)[-1].removesuffix(".py"))):
+        return None
+    where = p[p.rfind("/verl/") + 1 :]
+    for pattern, library in _PATCHED_LIBRARY:
+        if pattern.search(p + ":" + func):
+            basis = f"a NameError in verl's patch of {library} ({where}, {func}): a name this release of {library} lacks"
+            return version_mismatch(library, None, basis)
+    return None
+
+
 # A function or class of the package's own API that its release no longer provides: the caller
 # (a user's script, another package) was written for another release.
 _API_GONE = lazy_compile(
