@@ -556,7 +556,10 @@ def patch_lacks_a_name(path: str, func: str) -> Fallback | None:
     where = p[p.rfind("/verl/") + 1 :]
     for pattern, library in _PATCHED_LIBRARY:
         if pattern.search(p + ":" + func):
-            basis = f"a NameError in verl's patch of {library} ({where}, {func}): a name this release of {library} lacks"
+            basis = (
+                f"a NameError in verl's patch of {library} ({where}, {func}): a name this release of "
+                f"{library} lacks"
+            )
             return version_mismatch(library, None, basis)
     return None
 
