@@ -152,6 +152,26 @@ def test_an_error_no_rule_knows_raised_while_the_engine_was_built_is_no_death_of
     assert [u.exception for u in report.unrecognized] == ["AssertionError"]
 
 
+def test_an_error_no_rule_knows_that_kept_the_engine_from_starting_is_the_failed_start() -> None:
+    """vLLM's model class raises while the engine builds it, and the engine says it failed to
+    start: that is the finding, the exception's own message shown beside it."""
+    w = "(WorkerDict pid=60788) "
+    vllm = "/opt/conda/lib/python3.10/site-packages/vllm"
+    text = (
+        f"{w}Traceback (most recent call last):\n"
+        f'{w}  File "{vllm}/model_executor/model_loader/utils.py", line 63, in initialize_model\n'
+        f"{w}    return model_class(vllm_config=vllm_config, prefix=prefix)\n"
+        f'{w}  File "{vllm}/model_executor/models/deepseek_v2.py", line 1242, in __init__\n'
+        f'{w}    raise RuntimeError("No DeepseekV2MoE layer found in model.layers.")\n'
+        f"{w}RuntimeError: No DeepseekV2MoE layer found in model.layers.\n"
+        "RuntimeError: Engine core initialization failed. See root cause above. Failed core proc(s): "
+        "{'EngineCore_DP0': 1}\n"
+    )
+    report = diagnose_text(text, _CATALOG)
+    assert [f.rule for f in report.findings] == ["FLOW010"]
+    assert [u.exception for u in report.unrecognized] == ["RuntimeError"]
+
+
 def test_an_engine_that_never_finished_loading_did_not_die_after_starting() -> None:
     """SGLang's ranks did not all finish loading; its sigquit notice that follows is the same
     failed start, not a second failure of a running engine."""

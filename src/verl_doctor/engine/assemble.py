@@ -23,6 +23,7 @@ _WORDS = ("message", "envelope")
 # The type of the exception a Ray wrapper carries: `RayTaskError(RuntimeError): ray::...`.
 _WRAPPED_TYPE = re.compile(r"RayTaskError\((?P<type>\w+)\)")
 _ENGINE_DIED = "FLOW013"  # the rollout engine died after it had started
+_ENGINE_NOT_STARTED = "FLOW010"  # ... or failed to start
 # How far above an exception line the raising statement Python printed (and the marks under
 # it) stands.
 _RAISED_ABOVE = 4
@@ -483,9 +484,16 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
         # An exception the rollout engine's own code raised, no rule knowing it, that the engine
         # then died of: that the engine died is what the log says of it (its message is shown).
         # Raised while the engine was being built (its model loading, its constructors), the
-        # engine never started: its death says nothing the exception does not.
+        # engine never started: its death says nothing the exception does not, but that it
+        # failed to start, said in the log, is what the exception did (its message is shown).
         engine = {u.line.source for u in unknowns if u.raised_in in ROLLOUT_ENGINES and not u.starting}
-        died = [f for f in echoes if f.rule == _ENGINE_DIED and f.source in engine]
+        building = {u.line.source for u in unknowns if u.raised_in in ROLLOUT_ENGINES and u.starting}
+        died = [
+            f
+            for f in echoes
+            if (f.rule == _ENGINE_DIED and f.source in engine)
+            or (f.rule == _ENGINE_NOT_STARTED and f.source in building)
+        ]
         return died, [f for f in errors if f not in died]
     return errors, []
 
