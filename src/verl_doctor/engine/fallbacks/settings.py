@@ -555,8 +555,10 @@ def _config_check(
                 # (a precision, which rollout.dtype chooses: `hidden_states must be bfloat16`)
                 or DTYPE_NAMED.search(message)
                 # (the model split over the rollout's GPUs, held to the model's heads: `Tensor
-                # parallel world size must divide num heads`)
+                # parallel world size must divide num heads`, or refused for this kind of layer:
+                # `Tensor parallel currently not supported for quantized models`)
                 or compares_a_model_split(message)
+                or (MODEL_PARALLEL.search(message) and UNSUPPORTED.search(message))
             )
         ):
             # The engine's layers and attention back-ends judge what the model and the batch are
