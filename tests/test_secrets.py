@@ -194,6 +194,22 @@ def test_a_value_masked_for_its_name_is_masked_where_it_is_echoed(run_cli) -> No
         assert "ENV011" in out  # the error is still recognized
 
 
+def test_a_value_the_launch_shell_exported_under_a_secret_name_is_masked_where_it_is_echoed(run_cli) -> None:
+    log = (
+        "root@node-3:/workspace# export JUDGE_API_KEY=hunter2xyz\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/u/judge/client.py", line 12, in score\n'
+        "    raise ValueError(f'Unknown credential {key}')\n"
+        "ValueError: Unknown credential hunter2xyz\n"
+    )
+    for fmt in ("json", "text", "markdown", "github"):
+        out = run_cli(["explain", "--format", fmt, "--no-step-summary"], stdin=log.encode()).stdout.decode()
+        assert "hunter2xyz" not in out and "Unknown credential" in out, (fmt, out)
+    # ... and in a log passed through `redact`, on every line after the export
+    out = run_cli(["redact"], stdin=log.encode()).stdout.decode()
+    assert "hunter2xyz" not in out and "export JUDGE_API_KEY=****" in out
+
+
 def test_a_flag_quoted_twice_is_no_secret_and_stays_readable_elsewhere() -> None:
     found: set[str] = set()
     text = """hf_token='"false"' use_remove_padding=false api_key='"s3cr3tval"'"""

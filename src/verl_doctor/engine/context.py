@@ -71,6 +71,8 @@ class ContextCollector:
         self.gpu: dict[str, Any] = {}
         self.overrides: dict[str, str] = {}
         self.exported: dict[str, str] = {}  # environment variables the launch shell exported
+        # Values the log exported under a credential's name: masked wherever the report shows them.
+        self.secret_values: set[str] = set()
         self.deleted: set[str] = set()  # parts of the config the run deleted (`~critic`)
         self.override_line: Line | None = None  # the first line overrides were read from
         self.entry_point: str | None = None
@@ -132,7 +134,12 @@ class ContextCollector:
         m = _EXPORT.search(text)
         if m is None or (len(self.exported) >= _MAX_EXPORTS and m["name"] not in self.exported):
             return
-        self.exported[m["name"]] = m["value"].strip("'\"")[:_MAX_VALUE]
+        from verl_doctor.engine.redact import is_secret_value
+
+        value = m["value"].strip("'\"")
+        if is_secret_value(m["name"], value) and len(self.secret_values) < _MAX_EXPORTS:
+            self.secret_values.add(value)
+        self.exported[m["name"]] = value[:_MAX_VALUE]
 
     def _banner(self, text: str) -> None:
         m = _BANNER_VERSION.match(text)

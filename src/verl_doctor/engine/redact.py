@@ -89,6 +89,11 @@ def is_secret_name(name: str) -> bool:
     return False
 
 
+def is_secret_value(name: str, value: str) -> bool:
+    """Whether `value`, assigned to `name`, is a credential to mask wherever else it appears."""
+    return is_secret_name(name) and _mask_value(value) != value and len(value) >= _MIN_ECHOED_SECRET
+
+
 def _mask_value(value: str) -> str:
     bare = value.strip("\"'")
     if value.startswith("${") or bare.lower() in _HARMLESS_VALUES or _PLACEHOLDER_VALUE.fullmatch(bare):
@@ -242,7 +247,11 @@ def _mask_everywhere(value: Any, secrets: list[str]) -> Any:
 def redact_report(report: Any) -> Any:
     """A copy of the report with every string field redacted, and every value that was masked
     for its name masked wherever else it appears."""
-    found: set[str] = set()
+    # (with the values the log itself assigned to credential names, `export HF_TOKEN=...`, which
+    # no field of the report holds beside their name)
+    found: set[str] = set(getattr(report, "secret_values", ()))
+    if found:
+        report = replace(report, secret_values=())
     report = _walk(report, found)
     secrets = sorted((s for s in found if len(s) >= _MIN_ECHOED_SECRET and s != MASK), key=len, reverse=True)
     return _mask_everywhere(report, secrets) if secrets else report
@@ -258,11 +267,18 @@ class LogRedactor:
 
     def __init__(self) -> None:
         self.in_key = False
+        # values masked for their name so far (`export HF_TOKEN=...`): masked on later lines too
+        self.found: set[str] = set()
 
     def feed(self, text: str) -> str:
         if not self.in_key and "PRIVATE KEY-----" not in text:
-            return redact(text)
-        return "".join(self._line(line) for line in text.splitlines(keepends=True))
+            text = redact(text, self.found)
+        else:
+            text = "".join(self._line(line) for line in text.splitlines(keepends=True))
+        for secret in sorted(self.found, key=len, reverse=True):
+            if len(secret) >= _MIN_ECHOED_SECRET and secret != MASK and secret in text:
+                text = text.replace(secret, MASK)
+        return text
 
     def _line(self, line: str) -> str:
         if self.in_key:
@@ -274,4 +290,4 @@ class LogRedactor:
         begins = list(_PEM_BEGIN.finditer(line))
         if begins and _PEM_END.search(line, begins[-1].end()) is None:
             self.in_key = True
-        return redact(line)
+        return redact(line, self.found)

@@ -106,6 +106,9 @@ class Report:
     # Warning-level findings: what verl and its libraries warn before a failure (a pad token
     # set for you, prompts truncated); they never make the run count as failed by themselves.
     warnings: tuple[Finding, ...] = ()
+    # Values the log assigned to credential names (`export WANDB_API_KEY=...`): never shown, only
+    # masked wherever a field holds them (engine/redact.py redact_report).
+    secret_values: tuple[str, ...] = ()
 
     @property
     def exit_code(self) -> int:

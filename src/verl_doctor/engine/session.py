@@ -143,6 +143,7 @@ class Session:
             notes=notes,
             input_errors=tuple(self.input_errors),
             lang=self.lang,
+            secret_values=tuple(sorted(self.analyzer.context.secret_values)),
         )
 
 
