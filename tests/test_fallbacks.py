@@ -1778,6 +1778,13 @@ def test_a_verl_check_naming_a_key_the_run_set_is_about_that_setting() -> None:
             "_get_attention_backend_from_str",
             "CFG014",
         ),
+        # a model split refused where the refusing function names itself: the split
+        (
+            "NotImplementedError: Pipeline parallelism is not yet supported in model_forward_step.",
+            "/opt/verl/verl/workers/engine/torchtitan/transformer_impl.py",
+            "model_forward_step",
+            "CFG010",
+        ),
         # an engine layer refusing a model split for this kind of model
         (
             "AssertionError: Tensor parallel currently not supported for quantized models.",

@@ -782,13 +782,13 @@ def _config_check(
                 and not OTHER_OPTION_VALUE.search(message)
                 # `--prefill-only-disable-kv-cache is incompatible with --attn-cp-size > 1`: the other
                 # setting is what is refused beside the split
-                and not (INCOMPATIBLE.search(message) and _another_setting_named(message))
+                and not (INCOMPATIBLE.search(message) and _another_setting_named(message, func))
                 and not _feature_a_split_refuses(message)
                 and not _bounds_a_set_option(message, options)
             )
             or (
                 parallel_sizes
-                and not _another_setting_named(message)
+                and not _another_setting_named(message, func)
                 and not _feature_a_split_refuses(message)
             )
         )
@@ -858,13 +858,20 @@ def _bounds_a_set_option(message: str, options: tuple[str, ...]) -> bool:
     return any(o.rsplit(".", 1)[-1] == first.group(0) for o in options)
 
 
-def _another_setting_named(message: str) -> bool:
+def _another_setting_named(message: str, func: str = "") -> bool:
     """Whether a refusal that speaks of a model split also names another setting, in code's
     spelling (`embedding_across_dp`, `remove_padding`, `--enable-watermark`): that setting is
-    the value refused beside the split (`... is not supported with elastic EP`)."""
+    the value refused beside the split (`... is not supported with elastic EP`). The function
+    that refuses, named by its own message (`... not yet supported in model_forward_step`), is
+    code, not a setting."""
     for t in OPTION_TOKEN.finditer(message):
         word = t.group(0)
-        if word in NOT_AN_OPTION or MODEL_FAMILY.match(word.lstrip("-")) or PARALLEL.search(word):
+        if (
+            word in NOT_AN_OPTION
+            or MODEL_FAMILY.match(word.lstrip("-"))
+            or PARALLEL.search(word)
+            or word == func
+        ):
             continue
         if word.islower() or word.startswith("--"):
             return True
