@@ -211,7 +211,7 @@ _REFUSAL_CLASS = lazy_compile(
 
 # What the user's code met outside itself (a server that refused, dropped or kept it waiting):
 # not that code's doing, even when it raises it again.
-_OUTSIDE_WORLD = lazy_compile(r"Connection\w*Error$|Timeout\w*$|TimeoutError$|HTTPError$|ServerDisconnected")
+_OUTSIDE_WORLD = lazy_compile(r"Connection\w*Error$|Timeout\w*$|HTTPError$|ServerDisconnected")
 # A client whose server went away: what follows an engine's death, never its cause.
 _PEER_LOST = frozenset(
     (
