@@ -7852,3 +7852,69 @@ def test_a_config_a_refusal_prints_after_its_words_names_no_path_or_key_it_refus
     # (a section left unset, not the custom module the run named, nor every key the dump holds)
     assert first.rule == "CFG011"
     assert "train_files" not in first.basis and module not in first.basis
+
+
+def test_a_request_the_server_refused_is_the_calling_code_not_a_setting() -> None:
+    # vLLM's OpenAI server inside verl's AsyncvLLMServer validating a chat request a rollout
+    # callback built; the same words for a reply the client could not read
+    for cls in ("ChatCompletionRequest", "CompletionRequest", "ChatCompletion"):
+        text = _tb(
+            f"pydantic_core._pydantic_core.ValidationError: 1 validation error for {cls}",
+            "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py",
+            "chat_completion",
+            "request = ChatCompletionRequest(**request_json)",
+        ) + (
+            "(TaskRunner pid=3012)   Value error, When using `tool_choice`, `tools` must be set. "
+            "[type=value_error, input_value={'model': 'x'}, input_type=dict]\n"
+        )
+        assert not diagnose_text(text, _CATALOG).findings, cls
+
+
+def test_a_machine_probe_that_failed_is_no_setting_it_was_sizing() -> None:
+    # SGLang's ServerArgs reading GPU memory through nvidia-smi while verl builds the rollout
+    sglang = "/usr/local/lib/python3.10/dist-packages/sglang/srt"
+    text = (
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=sglang\n"
+        "Traceback (most recent call last):\n"
+        '  File "/workspace/verl/verl/workers/rollout/sglang_rollout/sglang_rollout.py", line 131, in __init__\n'
+        "    super().__init__(**kwargs)\n"
+        f'  File "{sglang}/entrypoints/engine.py", line 116, in __init__\n'
+        "    server_args = ServerArgs(**kwargs)\n"
+        '  File "<string>", line 145, in __init__\n'
+        f'  File "{sglang}/server_args.py", line 244, in __post_init__\n'
+        "    gpu_mem = get_device_memory_capacity(self.device)\n"
+        f'  File "{sglang}/utils.py", line 1271, in get_device_memory_capacity\n'
+        "    gpu_mem = get_nvgpu_memory_capacity()\n"
+        f'  File "{sglang}/utils.py", line 1217, in get_nvgpu_memory_capacity\n'
+        '    raise RuntimeError(f"nvidia-smi error: {result.stderr.strip()}")\n'
+        "RuntimeError: nvidia-smi error: Unable to determine the device handle for GPU0000:CB:00.0: Unknown Error\n"
+    )
+    assert "CFG014" not in [f.rule for f in diagnose_text(text, _CATALOG).findings]
+
+
+def test_a_feature_naming_itself_and_its_mode_before_its_words_refuses_no_setting() -> None:
+    # verl's VeOmni router replay: `router_replay REPLAY:` says who checks; the run set
+    # router_replay.mode, which the tag names, but the check is about the recorded routing
+    run = _overrides("actor_rollout_ref.actor.router_replay.mode=R3", "model_engine=veomni")
+    for message in (
+        "RuntimeError: router_replay REPLAY: layer pos=47 has no target (only 47 targets set for this "
+        "micro-batch). Likely cause: model has more MoE layers than the recorded routed_experts tensor "
+        "describes, or begin_microbatch was not called before forward.",
+        "RuntimeError: router_replay R3: micro_batch missing 'response_mask'. R3 needs the response_mask "
+        "to know which tokens have real recorded routing.",
+    ):
+        text = run + _tb(
+            message,
+            "/opt/verl/verl/utils/veomni/router_replay.py",
+            "on_router_forward",
+            "raise RuntimeError(",
+        )
+        assert "CFG014" not in [f.rule for f in diagnose_text(text, _CATALOG).findings], message
+    # a refusal that names the setting in its own words still is that setting
+    refused = run + _tb(
+        "ValueError: router_replay.mode must be one of disabled, R2, R3, got R4",
+        "/opt/verl/verl/workers/config/actor.py",
+        "__post_init__",
+        "raise ValueError(",
+    )
+    assert [f.rule for f in diagnose_text(refused, _CATALOG).findings][:1] == ["CFG014"]

@@ -220,3 +220,54 @@ def test_the_pad_token_set_for_you_is_a_warning_but_set_to_none_is_the_error(run
     report = json.loads(r.stdout)
     assert [f["rule"] for f in report["findings"]] == ["CFG001"]
     assert "no eos token" in report["findings"][0]["cause"]
+
+
+def _scorer_errors(repeats: int) -> str:
+    """verl's sandbox-fusion reward catching an error on a sample's test cases, logging it with its
+    traceback and scoring the sample 0; Ray folds the copies into `[repeated Nx across cluster]`."""
+    p = "(TaskRunner pid=48213) "
+    one = (
+        f"{p}ERROR:2025-11-18 14:02:51,337:Error during compute_score: string indices must be integers{{mark}}\n"
+        f"{p}Traceback (most recent call last):{{mark}}\n"
+        f'{p}  File "/opt/verl/verl/utils/reward_score/sandbox_fusion/__init__.py", line 83, in compute_score\n'
+        f"{p}    res_list, metadata_list = check_correctness(\n"
+        f'{p}  File "/opt/verl/verl/utils/reward_score/sandbox_fusion/utils.py", line 483, in check_correctness\n'
+        f'{p}    inputs = in_outs["inputs"]\n'
+        f"{p}TypeError: string indices must be integers{{mark}}\n"
+    )
+    mark = f" [repeated {repeats}x across cluster]" if repeats > 1 else ""
+    return one.format(mark="") + one.format(mark=mark)
+
+
+def test_a_warning_met_for_most_samples_of_a_run_that_went_on_is_its_failure(run_cli) -> None:
+    log = _scorer_errors(600) + TRAINING
+    r = run_cli(["explain", "--format", "json"], stdin=log.encode())
+    report = json.loads(r.stdout)
+    assert r.returncode == 1
+    [finding] = report["findings"]
+    assert (finding["rule"], finding["confidence"]) == ("CFG012", "medium")
+    assert finding["count"] >= 600 and finding["basis"].startswith("repeated")
+    text = run_cli(["explain"], stdin=log.encode()).stdout.decode()
+    assert "a warning, not an error" in text and "reward_model.ground_truth" in text
+    # met a few times, it stays a warning: a few samples scored 0
+    few = json.loads(
+        run_cli(["explain", "--format", "json"], stdin=(_scorer_errors(3) + TRAINING).encode()).stdout
+    )
+    assert few["findings"] == [] and [w["rule"] for w in few["warnings"]] == ["CFG012"]
+
+
+def test_a_repeated_warning_yields_to_an_exception_that_ended_the_run(run_cli) -> None:
+    crash = (
+        "(TaskRunner pid=12) Traceback (most recent call last):\n"
+        '(TaskRunner pid=12)   File "/opt/verl/verl/trainer/ppo/ray_trainer.py", line 1102, in fit\n'
+        "(TaskRunner pid=12)     batch = self._balance(batch)\n"
+        "(TaskRunner pid=12) ZeroDivisionError: float division by zero in the balancer\n"
+    )
+    report = json.loads(
+        run_cli(
+            ["explain", "--format", "json"], stdin=(_scorer_errors(600) + TRAINING + crash).encode()
+        ).stdout
+    )
+    assert report["findings"] == []
+    assert [w["rule"] for w in report["warnings"]] == ["CFG012"]
+    assert report["unrecognized"]

@@ -82,6 +82,7 @@ class Rule:
     echo: bool = False  # only says a process died or timed out: an unknown exception explains it
     warning_from: int = -1  # signatures from this index on are warning-level messages
     fatal_at_end: int | None = None
+    fatal_when_repeated: int | None = None
     absorbs: tuple[str, ...] = ()  # codes whose finding in the same traceback this one replaces
     sources: tuple[str, ...] = ()  # `project@version path: text` of the statements printing it
     path: str = ""
@@ -128,6 +129,7 @@ class Rule:
             severity=data.get("severity", "error"),
             warning_from=len(data["signatures"]) if data.get("warnings") else -1,
             fatal_at_end=data.get("fatal_at_end"),
+            fatal_when_repeated=data.get("fatal_when_repeated"),
             absorbs=tuple(data.get("absorbs", ())),
             sources=tuple(data.get("sources", ())),
             path=path,

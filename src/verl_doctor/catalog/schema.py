@@ -115,6 +115,13 @@ class RuleSpec(_Strict):
         description="For warnings that precede a hang: a warning followed by at most this many "
         "lines of log is reported as the error (the run stopped making progress after it).",
     )
+    fatal_when_repeated: Annotated[int, Field(ge=2, le=1_000_000_000)] | None = Field(
+        default=None,
+        description="For warnings that each cost a sample or a weight (a reward scorer scoring a "
+        "sample 0, a request truncated, a weight the engine skipped): met this many times in a log "
+        "that shows no error, and not ended by an exception, a warning is reported as the error "
+        "(the run went on, learning from little or nothing).",
+    )
     absorbs: list[Annotated[str, Field(pattern=r"^[A-Z]{2,6}\d{3}$")]] = Field(
         default_factory=list,
         description="Codes whose finding this rule's takes the place of when both come from one "

@@ -45,6 +45,8 @@ _WORDS = {
         "basis_exception": "weaker evidence: recognised from {detail}, not from a message a rule knows",
         "basis_clue": "weak evidence: read from the traceback's shape, not from words a rule knows",
         "basis_warning": "weak evidence: a warning printed before the failure, not the failure itself",
+        "basis_repeated": "a warning, not an error: the run went on, but met it {detail} times, "
+        "so most samples (or weights) were affected",
         "warnings": "Warnings (printed before a failure; they do not fail the run)",
         "warning": "warning",
         "check_fail": "problem verl would stop on",
@@ -91,6 +93,8 @@ _WORDS = {
         "basis_exception": "证据较弱：依据 {detail} 识别，而不是规则已知的报错文本",
         "basis_clue": "证据弱：依据调用栈的形态判断，而非规则已知的报错文字",
         "basis_warning": "证据弱：这是故障之前打印的警告，而不是故障本身",
+        "basis_repeated": "这是警告而非错误：运行继续进行，但它出现了 {detail} 次，"
+        "说明大多数样本（或权重）都受到了影响",
         "warnings": "警告（在故障之前打印；它们本身不会使运行失败）",
         "warning": "警告",
         "check_fail": "个会让 verl 停下的问题",

@@ -327,8 +327,10 @@ def _promoted_warnings(
     """Warnings that stand for the failure: with no known error, a warning is the best
     answer when the log only shows that something died (low confidence), or when it is
     the last thing a log printed and its rule says such a warning precedes a hang, and
-    training did not go on after it. (An exception no rule knows is the decisive line: a
-    warning is then only a hint on it.)"""
+    training did not go on after it, or when it was met as often as its rule says makes it
+    the failure (each one a sample scored 0 or a weight skipped) and no exception ended the
+    run. (An exception no rule knows that ends the log is the decisive line: a warning is
+    then only a hint on it.)"""
     if not warnings or any(not f.symptom for f in errors):
         return []
     failed = bool(a._echoes) and not a._unknown
@@ -346,9 +348,21 @@ def _promoted_warnings(
         )
         if at_end:  # the rule holds such a warning to precede a hang: as sure as its hit
             out.append(replace(f, basis=f"warning: {f.basis}"))
+        elif (
+            state.rule.fatal_when_repeated is not None
+            and f.count >= state.rule.fatal_when_repeated
+            and not _ended_by_an_exception(a, progress_at)
+        ):
+            out.append(replace(f, confidence="medium", basis=f"repeated: {f.count}"))
         elif failed and state.rule.fatal_at_end is None:
             out.append(replace(f, confidence="low", basis=f"warning: {f.basis}"))
     return out
+
+
+def _ended_by_an_exception(a: Analyzer, progress_at: dict[str, int]) -> bool:
+    """Whether an exception no rule knows was raised after the last line of its log that shows
+    training going on (one the run caught and logged, then trained on, ended nothing)."""
+    return any(u.line.number > progress_at.get(u.line.source, 0) for u in a._unknown.values())
 
 
 def _config_hint(a: Analyzer, u: Unknown) -> str | None:

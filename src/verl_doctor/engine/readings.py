@@ -229,6 +229,12 @@ _PEER_LOST = frozenset(
 
 # A mapping a message prints (a config: `{'tokenizer': None, 'train_files': ...}`).
 _PRINTED_MAPPING = lazy_compile(r"\{['\"]\w+['\"]: ")
+# A message opening with who speaks and in which mode (`router_replay REPLAY: layer pos=47 has no
+# target`, `router_replay R3: micro_batch missing 'response_mask'`, verl's VeOmni router replay):
+# the feature's name there says who checks, not which setting is refused.
+_SPEAKER_TAG = lazy_compile(
+    r"^(?:[\w.]*(?:Error|Exception): )?[a-z][a-z0-9]*(?:_[a-z0-9]+)* [A-Z][A-Z0-9_]*: "
+)
 # gloo's TCP transport finding the rank at the other end gone (torch.distributed's CPU groups:
 # a barrier or a broadcast while that rank's process died).
 _GLOO_PEER_GONE = lazy_compile(r"gloo/transport/tcp/\w+\.cc:\d+\] Connection closed by peer\b")
@@ -1267,10 +1273,10 @@ class ExceptionReadings:
         refusal on the lines after it: `  Value error, <message> [type=value_error, ...]`, or a
         field's name and `  Input should be ...`. That refusal is the library's config check
         speaking; False when the lines after it are not one."""
-        from verl_doctor.engine.fallbacks.wording import REPLY_REFUSED
+        from verl_doctor.engine.fallbacks.wording import EXCHANGE_REFUSED
 
         cls = _VALIDATION_FOR.search(line.text)
-        if cls is None or REPLY_REFUSED.search(line.text):
+        if cls is None or EXCHANGE_REFUSED.search(line.text):
             return False
         after = [message_of(ln) for ln in line.follow.lstrip("\n").split("\n")[:3]]
         refusal = _VALIDATOR_SAID.match(after[0])
@@ -1888,8 +1894,9 @@ class ExceptionReadings:
         # (a config printed after the words names every key it holds, not the one refused)
         message = _PRINTED_MAPPING.split(message, 1)[0]
         options = keys_named_in(message)
+        said = _SPEAKER_TAG.sub("", message, count=1)
         for key in keys_named_in(statement, code=True) + self.context.set_keys_named_in(
-            f"{message} {statement}"
+            f"{said} {statement}"
         ):
             if key not in options:
                 options.append(key)

@@ -35,6 +35,7 @@ from verl_doctor.engine.fallbacks.wording import (
     ENGINE_FEATURE,
     ENGINE_FLAG,
     ENV_VARIABLE,
+    EXCHANGE_REFUSED,
     FEATURE_SWITCHED,
     FILE_DOES_NOT_PARSE,
     FROM_CONFIG,
@@ -43,6 +44,7 @@ from verl_doctor.engine.fallbacks.wording import (
     INCOMPATIBLE,
     INSTALL_ADVICE,
     INTERNAL_BUG,
+    MACHINE_PROBE_FAILED,
     MEMBER_OF,
     MISSING,
     MODEL_CONFIG_LACKS,
@@ -68,7 +70,6 @@ from verl_doctor.engine.fallbacks.wording import (
     RECEIVED,
     REFUSED,
     REFUSED_SUBJECT,
-    REPLY_REFUSED,
     REPR_SHOWN,
     SAMPLE_ROLES,
     SECTION_MISSING,
@@ -380,14 +381,15 @@ def checks_its_settings(path: str, func: str) -> bool:
 def blames_something_else(message: str) -> bool:
     """Whether a refusal's own words put the failure elsewhere than on a setting's value: a file
     that does not parse, an object code handed over, code left to write, a package to install, a
-    server's short answer, the data itself, or a bug in the library."""
+    server's short answer, a machine's probe, the data itself, or a bug in the library."""
     return bool(
         FILE_DOES_NOT_PARSE.search(message)
         or CODE_OBJECT_REFUSED.search(message)
         or IMPLEMENT_IT.search(message)
         or INSTALL_ADVICE.search(message)
         or SERVER_ANSWER_SHORT.search(message)
-        or REPLY_REFUSED.search(message)
+        or EXCHANGE_REFUSED.search(message)
+        or MACHINE_PROBE_FAILED.search(message)
         or DATA_BLAMED.search(message)
         # (`X is not supported ... Please raise an issue so we can investigate` refuses a feature)
         or (INTERNAL_BUG.search(message) and not UNSUPPORTED.search(message))

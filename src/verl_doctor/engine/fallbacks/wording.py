@@ -284,8 +284,18 @@ SERVER_ANSWER_SHORT = lazy_compile(r"\bmust have been retrieved from (?:the )?se
 
 
 # pydantic refusing what a server answered (`5 validation errors for ChatCompletion`, a
-# `...Response`): an error body where a reply was expected, not a setting refused.
-REPLY_REFUSED = lazy_compile(r"\bvalidation errors? for \w*(?:Completion|Response|Reply|Chunk)\b")
+# `...Response`): an error body where a reply was expected, not a setting refused; or what a
+# client sent it (`1 validation error for ChatCompletionRequest`, vLLM's OpenAI protocol): the
+# request the calling code built (a rollout callback, a reward function), not a setting either.
+EXCHANGE_REFUSED = lazy_compile(r"\bvalidation errors? for \w*(?:Completion|Response|Reply|Chunk|Request)\b")
+
+
+# A tool probing the machine failing (SGLang's get_nvgpu_memory_capacity: `nvidia-smi error:
+# Unable to determine the device handle for GPU...: Unknown Error`): a GPU in a failed state,
+# whichever setting the probe was sizing.
+MACHINE_PROBE_FAILED = lazy_compile(
+    r"\b(?:nvidia|rocm|amd|npu)-smi (?:error|failed)\b|\bUnable to determine the device handle\b", re.I
+)
 
 
 # A file that does not parse (JSON, YAML, TOML): its content is broken, not a setting of the run.
