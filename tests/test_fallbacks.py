@@ -7918,3 +7918,61 @@ def test_a_feature_naming_itself_and_its_mode_before_its_words_refuses_no_settin
         "raise ValueError(",
     )
     assert [f.rule for f in diagnose_text(refused, _CATALOG).findings][:1] == ["CFG014"]
+
+
+def test_a_lora_adapter_folder_that_is_not_there_is_the_adapter_path_setting() -> None:
+    run = _overrides("actor_rollout_ref.model.lora_adapter_path=jdoe-lab/qwen2.5-1.5b-sft-lora")
+    # verl's own message (verl/utils/model.py get_lora_rank_from_adapter): the rule's signature
+    text = run + _tb(
+        "FileNotFoundError: LoRA adapter path not found: /root/work/jdoe-lab/qwen2.5-1.5b-sft-lora",
+        "/opt/verl/verl/utils/model.py",
+        "get_lora_rank_from_adapter",
+        'raise FileNotFoundError(f"LoRA adapter path not found: {adapter_path}")',
+    )
+    [finding] = diagnose_text(text, _CATALOG).findings
+    assert (finding.rule, finding.confidence) == ("CFG017", "high")
+    assert (
+        "lora_adapter_path" in finding.cause and "/root/work/jdoe-lab/qwen2.5-1.5b-sft-lora" in finding.cause
+    )
+    commands = [c for f in finding.fixes for c in f.commands]
+    assert "ls -l /root/work/jdoe-lab/qwen2.5-1.5b-sft-lora/adapter_config.json" in commands
+    # another library's words for the same folder: the fallback by the exception's class
+    other = _tb(
+        "FileNotFoundError: Adapter folder not found: /data/adapters/sft_r16",
+        "/usr/local/lib/python3.10/dist-packages/peft/utils/save_and_load.py",
+        "load_peft_weights",
+    )
+    [finding] = diagnose_text(run + other, _CATALOG).findings
+    assert (finding.rule, finding.confidence) == ("CFG017", "medium")
+    assert "/data/adapters/sft_r16" in finding.cause
+
+
+def test_a_call_or_a_request_an_engine_refused_is_the_calling_code_not_a_setting() -> None:
+    vllm = "/usr/local/lib/python3.10/dist-packages/vllm"
+    run = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n"
+    for message, path, func in (
+        # the offline LLM class's methods judge the call a script made
+        (
+            "ValueError: LLM.score() is only supported for pooling models. Try passing `--runner pooling` to "
+            "use the model as a pooling model.",
+            f"{vllm}/entrypoints/llm.py",
+            "score",
+        ),
+        # a request's parameters, refused by the tokenizer the server uses
+        (
+            "ValueError: skip_special_tokens=False is not supported for Mistral tokenizers.",
+            f"{vllm}/transformers_utils/tokenizers/mistral.py",
+            "validate_request_params",
+        ),
+    ):
+        assert "CFG014" not in [
+            f.rule for f in diagnose_text(run + _tb(message, path, func), _CATALOG).findings
+        ]
+    # what LLM() refuses while it is built from the engine arguments verl passes is a setting
+    built = _tb(
+        "ValueError: Unable to use nsight profiling unless workers run with Ray.",
+        f"{vllm}/entrypoints/llm.py",
+        "__init__",
+        "self.llm_engine = LLMEngine.from_engine_args(",
+    )
+    assert [f.rule for f in diagnose_text(run + built, _CATALOG).findings][:1] == ["CFG014"]

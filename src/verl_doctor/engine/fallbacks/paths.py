@@ -155,6 +155,14 @@ def path_missing(message: str, exc_type: str) -> Fallback | None:
             )
         if _DATA_WORDS.search(message) and not _MODEL_WORDS.search(message):
             return Fallback("CFG013", {"path": path}, f"{an(exc_type)}: a dataset path that is not one")
+        if _ADAPTER.search(message) and not MODEL_FILES.search(path):
+            # (`LoRA adapter path not found: ...`, verl's get_lora_rank_from_adapter: the folder
+            # model.lora_adapter_path names)
+            return Fallback(
+                "CFG017",
+                {"path": path, "adapter": path},
+                f"{an(exc_type)}: a LoRA adapter path that is not there",
+            )
         if MODEL_FILES.search(path) or _MODEL_WORDS.search(message):
             return Fallback(
                 "CFG017", {"path": path}, f"{an(exc_type)}: a model path or file that is not there"

@@ -234,6 +234,14 @@ _ENGINE_MACHINE_CODE = lazy_compile(
 )
 
 
+# The rollout engines' code judging one request or one call made to them, not how they were set up:
+# the offline LLM class's methods (`LLM.score() is only supported for pooling models`, the data a
+# generate() call hands it) and any function checking a request's parameters (vLLM's Mistral
+# tokenizer `validate_request_params`: `skip_special_tokens=False is not supported ...`).
+_ENGINE_CALL_CODE = lazy_compile(r"/vllm/entrypoints/llm\.py$")
+_REQUEST_FUNC = lazy_compile(r"request", re.I)
+
+
 def _checks_settings(package: str, path: str, func: str, message: str = "") -> bool:
     """Whether this part of a library checks settings a run is given, rather than how code calls
     it (or, for transformers, whether `message` names a setting verl hands it): transformers'
@@ -255,6 +263,13 @@ def _checks_settings(package: str, path: str, func: str, message: str = "") -> b
         # batch arithmetic behind its chunks is CFG004's signatures; verl's device helpers probe
         # the machine (npu-smi's software version, the CANN toolkit's files)
         return not path.endswith(("/verl/protocol.py", "/verl/utils/device.py"))
+    if package in ROLLOUT_ENGINES and (
+        # (`CompilationConfig.__post_init__`: a config class LLM() builds from its arguments)
+        (_ENGINE_CALL_CODE.search(path) and not starts_up(func.rpartition(".")[2]))
+        or _REQUEST_FUNC.search(func)
+    ):
+        # (a call or a request code made, refused: that code's doing)
+        return False
     if package in ROLLOUT_ENGINES and _ENGINE_TELEMETRY.search(path):
         # (its tracing exporters and metrics loggers: set up by the engine's own environment, not
         # by a setting verl passes)

@@ -287,7 +287,12 @@ SERVER_ANSWER_SHORT = lazy_compile(r"\bmust have been retrieved from (?:the )?se
 # `...Response`): an error body where a reply was expected, not a setting refused; or what a
 # client sent it (`1 validation error for ChatCompletionRequest`, vLLM's OpenAI protocol): the
 # request the calling code built (a rollout callback, a reward function), not a setting either.
-EXCHANGE_REFUSED = lazy_compile(r"\bvalidation errors? for \w*(?:Completion|Response|Reply|Chunk|Request)\b")
+# (Only the server API's request classes: verl's AsyncRolloutRequest is a sample's own state.)
+EXCHANGE_REFUSED = lazy_compile(
+    r"\bvalidation errors? for \w*(?:Completion|Response|Reply|Chunk|"
+    r"(?:Completion|Chat|Embedding|Tokenize|Score|Rerank|Transcription|Pooling|Classification|Responses)"
+    r"Request)\b"
+)
 
 
 # A tool probing the machine failing (SGLang's get_nvgpu_memory_capacity: `nvidia-smi error:
