@@ -7976,3 +7976,28 @@ def test_a_call_or_a_request_an_engine_refused_is_the_calling_code_not_a_setting
         "self.llm_engine = LLMEngine.from_engine_args(",
     )
     assert [f.rule for f in diagnose_text(run + built, _CATALOG).findings][:1] == ["CFG014"]
+
+
+def test_a_merger_whose_hub_upload_failed_is_a_merge_that_failed_after_writing_its_folder() -> None:
+    merger = "/opt/verl/verl/model_merger/base_model_merger.py"
+    log = (
+        "$ python3 -m verl.model_merger merge --backend fsdp --local_dir ckpt/global_step_300/actor "
+        "--target_dir /mnt/shared/hf --hf_upload_path me/qwen-grpo\n"
+        "Saving model to /mnt/shared/hf\n"
+        "Traceback (most recent call last):\n"
+        f'  File "{merger}", line 265, in upload_to_huggingface\n'
+        "    api.upload_folder(folder_path=self.config.target_dir, repo_id=self.config.hf_upload_path)\n"
+        "PermissionError: [Errno 13] Permission denied: '/mnt/shared/hf/eval/results.jsonl'\n"
+        "\nThe above exception was the direct cause of the following exception:\n\n"
+        "Traceback (most recent call last):\n"
+        f'  File "{merger}", line 274, in upload_to_hugging\n'
+        "face\n"
+        '    raise FileNotFoundError(f"Local folder error: {self.config.target_dir} - {str(e)}") from e\n'
+        "FileNotFoundError: Local folder error: /mnt/shared/hf - [Errno 13] Permission denied: "
+        "'/mnt/shared/hf/eval/results.jsonl'\n"
+    )
+    [finding] = diagnose_text(log, _CATALOG).findings
+    assert finding.rule == "FLOW011"
+    assert "--hf_upload_path" in finding.cause and "writing its result failed" not in finding.cause
+    commands = [c for f in finding.fixes for c in f.commands]
+    assert "huggingface-cli whoami" in commands and not any(c.startswith("df -h") for c in commands)
