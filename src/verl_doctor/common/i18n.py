@@ -46,7 +46,7 @@ _WORDS = {
         "basis_clue": "weak evidence: read from the traceback's shape, not from words a rule knows",
         "basis_warning": "weak evidence: a warning printed before the failure, not the failure itself",
         "basis_repeated": "a warning, not an error: the run went on, but met it {detail} times, "
-        "so most samples (or weights) were affected",
+        "each a sample (or a weight) it lost",
         "warnings": "Warnings (printed before a failure; they do not fail the run)",
         "warning": "warning",
         "check_fail": "problem verl would stop on",
@@ -94,7 +94,7 @@ _WORDS = {
         "basis_clue": "证据弱：依据调用栈的形态判断，而非规则已知的报错文字",
         "basis_warning": "证据弱：这是故障之前打印的警告，而不是故障本身",
         "basis_repeated": "这是警告而非错误：运行继续进行，但它出现了 {detail} 次，"
-        "说明大多数样本（或权重）都受到了影响",
+        "每次都损失一个样本（或一个权重）",
         "warnings": "警告（在故障之前打印；它们本身不会使运行失败）",
         "warning": "警告",
         "check_fail": "个会让 verl 停下的问题",
