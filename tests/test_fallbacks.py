@@ -8001,3 +8001,17 @@ def test_a_merger_whose_hub_upload_failed_is_a_merge_that_failed_after_writing_i
     assert "--hf_upload_path" in finding.cause and "writing its result failed" not in finding.cause
     commands = [c for f in finding.fixes for c in f.commands]
     assert "huggingface-cli whoami" in commands and not any(c.startswith("df -h") for c in commands)
+
+
+def test_a_model_path_named_like_a_step_folder_does_not_outrank_the_error_the_log_shows() -> None:
+    run = _overrides("actor_rollout_ref.model.path=/data/ckpt/grpo_merged/global_step_300")
+    oom = _tb(
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a total "
+        "capacity of 79.15 GiB of which 1.02 GiB is free.",
+        "/opt/verl/verl/workers/actor/dp_actor.py",
+        "_forward_micro_batch",
+    )
+    assert [f.rule for f in diagnose_text(run + oom, _CATALOG).findings][:1] == ["FLOW004"]
+    # with nothing else explaining the failure, the step folder given as the model still is
+    unknown = _tb("OSError: Can't load tokenizer for '/data/ckpt/grpo_merged/global_step_300'.")
+    assert "CFG017" in [f.rule for f in diagnose_text(run + unknown, _CATALOG).findings]

@@ -946,8 +946,13 @@ class Analyzer(ExceptionReadings):
     def _checkpoint_given_as_model(self) -> None:
         """A run that failed with its model path set to a verl training checkpoint's actor or
         critic folder (FSDP shards, not a Hugging Face folder): whatever loading it said
-        (a tokenizer it could not build, a config.json it did not find), the path is the error."""
+        (a tokenizer it could not build, a config.json it did not find), the path is the error.
+        Read from the path's name alone, it explains only a failure nothing else explains: a
+        root cause found in the log's words stays the answer (a package that could not build
+        that tokenizer aside)."""
         if "CFG017" in self.states or not (self._unknown or self.states):
+            return
+        if any(not s.rule.symptom and code != "ENV009" for code, s in self.states.items()):
             return
         line = self.context.override_line
         if line is None:
