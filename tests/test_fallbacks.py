@@ -8015,3 +8015,13 @@ def test_a_model_path_named_like_a_step_folder_does_not_outrank_the_error_the_lo
     # with nothing else explaining the failure, the step folder given as the model still is
     unknown = _tb("OSError: Can't load tokenizer for '/data/ckpt/grpo_merged/global_step_300'.")
     assert "CFG017" in [f.rule for f in diagnose_text(run + unknown, _CATALOG).findings]
+
+
+def test_an_engine_attention_backend_refusing_this_gpu_is_the_gpu() -> None:
+    text = "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.name=vllm\n" + _tb(
+        "AssertionError: FlashAttnMLA is not supported on this device",
+        "/usr/local/lib/python3.10/dist-packages/vllm/v1/attention/backends/mla/flashattn_mla.py",
+        "__init__",
+        'assert is_flashattn_mla_supported()[0], "FlashAttnMLA is not supported on this device"',
+    )
+    assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV007"]

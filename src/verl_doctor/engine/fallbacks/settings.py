@@ -571,6 +571,8 @@ def _config_check(
                 or (ENGINE_FEATURE.search(message) and UNSUPPORTED.search(message))
                 # (a precision, which rollout.dtype chooses: `hidden_states must be bfloat16`)
                 or DTYPE_NAMED.search(message)
+                # (a back-end refusing this GPU: `FlashAttnMLA is not supported on this device`)
+                or ON_THIS_GPU.search(message)
                 # (the model split over the rollout's GPUs, held to the model's heads: `Tensor
                 # parallel world size must divide num heads`, or refused for this kind of layer:
                 # `Tensor parallel currently not supported for quantized models`)
