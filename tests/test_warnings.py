@@ -271,3 +271,47 @@ def test_a_repeated_warning_yields_to_an_exception_that_ended_the_run(run_cli) -
     assert report["findings"] == []
     assert [w["rule"] for w in report["warnings"]] == ["CFG012"]
     assert report["unrecognized"]
+
+
+def _metrics(score: str) -> str:
+    return (
+        f"(TaskRunner pid=12) step:1 - actor/pg_loss:0.0 - critic/score/mean:{score} - "
+        "critic/rewards/mean:0.0 - timing_s/gen:58.3\n"
+    )
+
+
+def test_a_warning_that_costs_a_sample_its_score_in_a_run_that_scored_nothing_is_its_failure(run_cli) -> None:
+    log = _scorer_errors(1) * 3 + _metrics("0.0")
+    report = json.loads(run_cli(["explain", "--format", "json"], stdin=log.encode()).stdout)
+    [finding] = report["findings"]
+    assert (finding["rule"], finding["confidence"], finding["basis"]) == ("CFG012", "medium", "unscored: 0")
+    assert "no sample scored" in run_cli(["explain"], stdin=log.encode()).stdout.decode()
+    # (numpy's repr of the mean, and validation's mean reward, say the same)
+    for metric in ("critic/score/mean:np.float64(0.0)", "val-core/openai/gsm8k/reward/mean@1:0.0"):
+        text = log.replace("critic/score/mean:0.0", metric)
+        assert [
+            f["rule"]
+            for f in json.loads(run_cli(["explain", "--format", "json"], stdin=text.encode()).stdout)[
+                "findings"
+            ]
+        ] == ["CFG012"]
+    # a run whose samples score is a run the warning cost a few samples: a warning
+    scored = json.loads(
+        run_cli(
+            ["explain", "--format", "json"], stdin=(_scorer_errors(1) * 3 + _metrics("0.42")).encode()
+        ).stdout
+    )
+    assert scored["findings"] == [] and [w["rule"] for w in scored["warnings"]] == ["CFG012"]
+
+
+@pytest.mark.parametrize("block", [7, 64, 4096])
+def test_the_last_mean_score_does_not_depend_on_how_the_input_is_cut(block: int) -> None:
+    from verl_doctor.engine.session import Session
+
+    data = (_metrics("0.5") + "x\n" * 30 + _metrics("np.float64(0.0)") + "tail line\n").encode()
+    session = Session()
+    scanner = session.scanner("log")
+    for i in range(0, len(data), block):
+        session.feed(scanner, data[i : i + block])
+    session.finish(scanner)
+    assert session.last_scores == {"log": 0.0}

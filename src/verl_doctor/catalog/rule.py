@@ -83,6 +83,7 @@ class Rule:
     warning_from: int = -1  # signatures from this index on are warning-level messages
     fatal_at_end: int | None = None
     fatal_when_repeated: int | None = None
+    fatal_when_scored_zero: bool = False
     absorbs: tuple[str, ...] = ()  # codes whose finding in the same traceback this one replaces
     sources: tuple[str, ...] = ()  # `project@version path: text` of the statements printing it
     path: str = ""
@@ -130,6 +131,7 @@ class Rule:
             warning_from=len(data["signatures"]) if data.get("warnings") else -1,
             fatal_at_end=data.get("fatal_at_end"),
             fatal_when_repeated=data.get("fatal_when_repeated"),
+            fatal_when_scored_zero=bool(data.get("fatal_when_scored_zero", False)),
             absorbs=tuple(data.get("absorbs", ())),
             sources=tuple(data.get("sources", ())),
             path=path,

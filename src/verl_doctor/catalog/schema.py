@@ -122,6 +122,13 @@ class RuleSpec(_Strict):
         "that shows no error, and not ended by an exception, a warning is reported as the error "
         "(the run went on, learning from little or nothing).",
     )
+    fatal_when_scored_zero: bool = Field(
+        default=False,
+        description="For warnings that each cost a sample its score (a reward scorer that cannot "
+        "read a sample's test cases scores it 0): met in a log whose last logged mean score "
+        "(critic/score/mean, or validation's reward/mean@N) is 0, and not ended by an exception, a "
+        "warning is reported as the error (no sample scored).",
+    )
     absorbs: list[Annotated[str, Field(pattern=r"^[A-Z]{2,6}\d{3}$")]] = Field(
         default_factory=list,
         description="Codes whose finding this rule's takes the place of when both come from one "

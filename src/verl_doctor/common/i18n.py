@@ -47,6 +47,8 @@ _WORDS = {
         "basis_warning": "weak evidence: a warning printed before the failure, not the failure itself",
         "basis_repeated": "a warning, not an error: the run went on, but met it {detail} times, "
         "each a sample (or a weight) it lost",
+        "basis_unscored": "a warning, not an error: the run went on, but its mean score is {detail}: "
+        "no sample scored",
         "warnings": "Warnings (printed before a failure; they do not fail the run)",
         "warning": "warning",
         "check_fail": "problem verl would stop on",
@@ -95,6 +97,7 @@ _WORDS = {
         "basis_warning": "证据弱：这是故障之前打印的警告，而不是故障本身",
         "basis_repeated": "这是警告而非错误：运行继续进行，但它出现了 {detail} 次，"
         "每次都损失一个样本（或一个权重）",
+        "basis_unscored": "这是警告而非错误：运行继续进行，但平均分数为 {detail}：没有任何样本得分",
         "warnings": "警告（在故障之前打印；它们本身不会使运行失败）",
         "warning": "警告",
         "check_fail": "个会让 verl 停下的问题",

@@ -38,11 +38,16 @@ if TYPE_CHECKING:
 
 
 def report_parts(
-    a: Analyzer, line_totals: dict[str, int] | None = None, progress_at: dict[str, int] | None = None
+    a: Analyzer,
+    line_totals: dict[str, int] | None = None,
+    progress_at: dict[str, int] | None = None,
+    last_scores: dict[str, float] | None = None,
 ) -> tuple[list[Any], list[Any], list[Any], dict[str, Any]]:
     """(findings, warnings, unrecognized, context); `line_totals` (lines per source) lets a
     warning that ends its log stand for the hang that followed it, unless `progress_at` (each
-    source's last line showing training going on) says training went on after it."""
+    source's last line showing training going on) says training went on after it; `last_scores`
+    (each source's last mean score logged) lets a warning that costs a sample its score stand for
+    a run in which no sample scored."""
     from verl_doctor.engine.report import Evidence, Finding, FixOut, Unrecognized, WorkerRef
 
     a.settle()
@@ -187,7 +192,9 @@ def report_parts(
         )
 
     findings = _one_answer_per_chain(f for f in findings if not superseded(f))
-    promoted = _promoted_warnings(a, warnings, findings, line_totals or {}, progress_at or {})
+    promoted = _promoted_warnings(
+        a, warnings, findings, line_totals or {}, progress_at or {}, last_scores or {}
+    )
     warnings = [f for f in warnings if f.rule not in {p.rule for p in promoted}]
     errors = findings
     weak = [f for f in errors if f.confidence == "low"]
@@ -322,13 +329,19 @@ def _one_answer_per_chain(findings: Iterable[Any]) -> list[Any]:
 
 
 def _promoted_warnings(
-    a: Analyzer, warnings: list[Any], errors: list[Any], totals: dict[str, int], progress_at: dict[str, int]
+    a: Analyzer,
+    warnings: list[Any],
+    errors: list[Any],
+    totals: dict[str, int],
+    progress_at: dict[str, int],
+    last_scores: dict[str, float],
 ) -> list[Any]:
     """Warnings that stand for the failure: with no known error, a warning is the best
     answer when the log only shows that something died (low confidence), or when it is
     the last thing a log printed and its rule says such a warning precedes a hang, and
     training did not go on after it, or when it was met as often as its rule says makes it
-    the failure (each one a sample scored 0 or a weight skipped) and no exception ended the
+    the failure (each one a sample scored 0 or a weight skipped), or its rule says it costs a
+    sample its score and the last mean score the run logged is 0, and no exception ended the
     run. (An exception no rule knows that ends the log is the decisive line: a warning is
     then only a hint on it.)"""
     if not warnings or any(not f.symptom for f in errors):
@@ -354,6 +367,12 @@ def _promoted_warnings(
             and not _ended_by_an_exception(a, progress_at)
         ):
             out.append(replace(f, confidence="medium", basis=f"repeated: {f.count}"))
+        elif (
+            state.rule.fatal_when_scored_zero
+            and last_scores.get(f.source) == 0.0
+            and not _ended_by_an_exception(a, progress_at)
+        ):
+            out.append(replace(f, confidence="medium", basis="unscored: 0"))
         elif failed and state.rule.fatal_at_end is None:
             out.append(replace(f, confidence="low", basis=f"warning: {f.basis}"))
     return out

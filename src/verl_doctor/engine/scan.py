@@ -60,6 +60,13 @@ _BARE_EXCEPTION = tuple(end.encode() for end in BARE_EXCEPTION_ENDS)
 _PROGRESS_MARKS = (b"Training Progress", b"step:")
 _PROGRESS_LINE = re.compile(rb"Training Progress:|(?:^|[\s)])step:\d+ - \S", re.MULTILINE)
 _PROGRESS_TRIES = 8  # lines holding a mark but not a progress line looked at, per mark and block
+# The mean score the trainer logs with its metrics (`critic/score/mean:0.0`, and validation's
+# `val-core/openai/gsm8k/reward/mean@1:0.0`; numpy may print `np.float64(0.0)`): only the last one
+# is kept (`last_score`), found with a search from each block's end as the progress lines are.
+_SCORE_MARKS = (b"critic/score/mean:", b"/reward/mean@")
+_SCORE_VALUE = re.compile(
+    rb"(?:critic/score/mean|/reward/mean@\d+):\s*(?:np\.float\d+\()?(-?\d+(?:\.\d+)?(?:e-?\d+)?)"
+)
 
 
 class LineScanner:
@@ -84,6 +91,7 @@ class LineScanner:
         self._cr_mode: bool | None = None
         self.bytes_seen = 0
         self.last_progress = 0  # number of the last line showing training going on (0: none yet)
+        self.last_score: float | None = None  # the last mean score the metrics logged
         # Candidate lines waiting for the lines after them, which a block end cut off; lines
         # leave in order, so the answer never depends on where the input was cut into blocks.
         # [line_no, raw, prefix, follow bytes, complete, stripped, masked]
@@ -284,6 +292,16 @@ class LineScanner:
         yield from self._scan_lines(buf, begin, end, count_lines)
         if at >= 0:  # (numbered from the block's end: the progress bar is mostly near it)
             self.last_progress = self.line_no - buf.count(b"\n", at, end)
+        if count_lines:
+            self._note_score(buf, begin, end)
+
+    def _note_score(self, buf: bytes | bytearray, begin: int, end: int) -> None:
+        """Keep the last mean score the metrics of `buf[begin:end]` logged, if any."""
+        at = max(buf.rfind(mark, begin, end) for mark in _SCORE_MARKS)
+        if at >= 0:
+            m = _SCORE_VALUE.match(buf, at, min(end, at + 120))
+            if m is not None:
+                self.last_score = float(m.group(1))
 
     def _scan_lines(self, buf: bytes | bytearray, begin: int, end: int, count_lines: bool) -> Iterator[Line]:
         if self._waiting and count_lines:

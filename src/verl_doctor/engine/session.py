@@ -43,6 +43,7 @@ class Session:
         self.lines = 0
         self.line_totals: dict[str, int] = {}
         self.progress_at: dict[str, int] = {}  # source -> its last line showing training going on
+        self.last_scores: dict[str, float] = {}  # source -> the last mean score its metrics logged
 
     def scanner(self, name: str) -> LineScanner:
         if name not in self.sources:
@@ -78,6 +79,8 @@ class Session:
     def _note_progress(self, scanner: LineScanner) -> None:
         if scanner.last_progress:
             self.progress_at[scanner.source] = scanner.last_progress
+        if scanner.last_score is not None:
+            self.last_scores[scanner.source] = scanner.last_score
 
     def _lines(self, lines: Iterator[Line]) -> list[tuple[str, Line]]:
         found = []
@@ -130,7 +133,7 @@ class Session:
         from verl_doctor.engine.assemble import report_parts
 
         findings, warnings, unrecognized, context = report_parts(
-            self.analyzer, self.line_totals, self.progress_at
+            self.analyzer, self.line_totals, self.progress_at, self.last_scores
         )
         notes = tuple(self.catalog.notes) + tuple(self.analyzer.timeouts)
         return Report(
