@@ -8025,3 +8025,18 @@ def test_an_engine_attention_backend_refusing_this_gpu_is_the_gpu() -> None:
         'assert is_flashattn_mla_supported()[0], "FlashAttnMLA is not supported on this device"',
     )
     assert [f.rule for f in diagnose_text(text, _CATALOG).findings] == ["ENV007"]
+
+
+def test_a_path_any_setting_gave_that_is_not_there_is_that_settings_value() -> None:
+    run = _overrides("+ray_kwargs.ray_init.runtime_env.conda=/mnt/nas/conda/envs/verl", "trainer.nnodes=2")
+    text = run + _tb(
+        "ValueError: Can't find conda env directory /mnt/nas/conda/envs/verl.",
+        "/usr/local/lib/python3.10/dist-packages/ray/_private/runtime_env/conda.py",
+        "get_conda_env_dir",
+        'raise ValueError(f"Can\'t find conda env directory {env_dir}.")',
+    )
+    [finding] = diagnose_text(text, _CATALOG).findings
+    assert finding.rule == "CFG014" and "ray_kwargs.ray_init.runtime_env.conda" in finding.cause
+    # a path the run did not give names no setting
+    other = text.replace("Can't find conda env directory /mnt/nas/conda/envs/verl.", "Can't find /opt/x/y.")
+    assert "CFG014" not in [f.rule for f in diagnose_text(other, _CATALOG).findings]

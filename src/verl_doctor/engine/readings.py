@@ -66,7 +66,8 @@ _NOT_FOUND_TYPES = frozenset(
     ("FileNotFoundError", "OSError", "IOError", "ValueError", "RuntimeError", "AssertionError")
 )
 _NOT_FOUND = lazy_compile(
-    r"not found|does not exist|doesn't exist|No such file|[Uu]nable to find|[Cc]ouldn't find|[Cc]annot find"
+    r"not found|does not exist|doesn't exist|No such file|[Uu]nable to find|[Cc]ouldn't find|[Cc]annot find|"
+    r"[Cc]an't find"
 )
 # A value a check says it got, with its name (`but got batch_size=-1`).
 _NAMED_VALUE = lazy_compile(r"\b(?:got|Got|received|given):? ([a-z][a-z0-9_]{2,60})=['\"]?(-?[\w.+-]{1,60})")
@@ -759,6 +760,15 @@ class ExceptionReadings:
                         groups["hub_name"] = given
                     basis = f"{an(exc.type)} on {given}, which this run set as {key}"
                     return self._credit(line, Fallback(_RULE_FOR_PATH[kind], groups, basis))
+        if not_found:
+            # A path given to any other setting, not there (`Can't find conda env directory
+            # /mnt/nas/conda/envs/verl` for +ray_kwargs.ray_init.runtime_env.conda): that value.
+            for key, value in self.context.overrides.items():
+                given = value.strip().strip("'\"")
+                if path_kind(key) is None and "/" in given and len(given) >= 3 and given in words:
+                    basis = f"{an(exc.type)} on {given}, which this run set as {key}"
+                    groups = {"options": key.lstrip("+~"), "value": given}
+                    return self._credit(line, Fallback("CFG014", groups, basis))
         raised = self._raising_frame(line)
         if exc.type == "FileNotFoundError" and raised is not None and raised.package in _DATA_LIBRARIES:
             # the data library looking for what it was asked to load (`load_from_disk`, a parquet file)
