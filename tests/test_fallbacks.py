@@ -8040,3 +8040,10 @@ def test_a_path_any_setting_gave_that_is_not_there_is_that_settings_value() -> N
     # a path the run did not give names no setting
     other = text.replace("Can't find conda env directory /mnt/nas/conda/envs/verl.", "Can't find /opt/x/y.")
     assert "CFG014" not in [f.rule for f in diagnose_text(other, _CATALOG).findings]
+    # a module file a setting gave is the custom module that is not there
+    module = _overrides("reward_model.data_processor_config.path=./genrm_proc.py") + _tb(
+        "FileNotFoundError: Reward process function file './genrm_proc.py' not found.",
+        "/opt/verl/verl/utils/import_utils.py",
+        "load_extern_type",
+    )
+    assert [f.rule for f in diagnose_text(module, _CATALOG).findings][:1] == ["CFG008"]

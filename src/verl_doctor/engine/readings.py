@@ -760,9 +760,12 @@ class ExceptionReadings:
                         groups["hub_name"] = given
                     basis = f"{an(exc.type)} on {given}, which this run set as {key}"
                     return self._credit(line, Fallback(_RULE_FOR_PATH[kind], groups, basis))
-        if not_found:
+        from verl_doctor.engine.fallbacks.paths import path_missing
+
+        if not_found and path_missing(exc.message, exc.type) is None:
             # A path given to any other setting, not there (`Can't find conda env directory
             # /mnt/nas/conda/envs/verl` for +ray_kwargs.ray_init.runtime_env.conda): that value.
+            # (What the path is, a module file, data or a model, has its own reading.)
             for key, value in self.context.overrides.items():
                 given = value.strip().strip("'\"")
                 if path_kind(key) is None and "/" in given and len(given) >= 3 and given in words:
