@@ -1867,24 +1867,26 @@ _MERGER_TB = (
 
 def test_a_clue_yields_to_an_exclusion_seen_on_any_of_its_lines() -> None:
     # The merger's traceback ends in an exception; the clue holds for a merge that failed, not for
-    # the upload after it on a node without network, whose exception line comes before the frames
+    # a cause with its own rule (a package missing) whose exception line comes before the frames
     # Python prints for the error raised while handling it.
     failed = _MERGER_TB + "RuntimeError: zero-dimensional tensor (at position 0) cannot be concatenated\n"
     assert [f.rule for f in diagnose_text(failed, _CATALOG).findings] == ["FLOW011"]
-    offline = (
-        "requests.exceptions.ConnectionError: Max retries exceeded with url: /api/repos/create\n\n"
+    missing = (
+        "ModuleNotFoundError: No module named 'megatron'\n\n"
         "During handling of the above exception, another exception occurred:\n\n"
         + _MERGER_TB
-        + "ConnectionError: Network connection failed. Check your internet connection.\n"
+        + "RuntimeError: the Megatron backend needs megatron.core\n"
     )
-    assert [f.rule for f in diagnose_text(offline, _CATALOG).findings] == []
-    # an upload that fails any other way, in the upload's own frame, is no failed merge either
+    assert "FLOW011" not in [f.rule for f in diagnose_text(missing, _CATALOG).findings]
+    # the upload after the merge, failing in its own frame, is the merge's command failing after it
+    # wrote its folder: said so
     upload = _MERGER_TB.replace(
         'fsdp_model_merger.py", line 210, in merge_and_save',
         'base_model_merger.py", line 476, in upload_to_huggingface',
     )
     timed_out = upload + "RuntimeError: Unexpected error during upload: The read operation timed out\n"
-    assert "FLOW011" not in [f.rule for f in diagnose_text(timed_out, _CATALOG).findings]
+    [finding] = diagnose_text(timed_out, _CATALOG).findings
+    assert finding.rule == "FLOW011" and "--hf_upload_path" in finding.cause
 
 
 def test_the_mergers_command_line_refused_is_a_failed_merge() -> None:
