@@ -8039,6 +8039,8 @@ def test_a_path_any_setting_gave_that_is_not_there_is_that_settings_value() -> N
     )
     [finding] = diagnose_text(text, _CATALOG).findings
     assert finding.rule == "CFG014" and "ray_kwargs.ray_init.runtime_env.conda" in finding.cause
+    assert "a path that is not there (/mnt/nas/conda/envs/verl)" in finding.cause
+    assert [c for f in finding.fixes for c in f.commands] == ["ls -ld /mnt/nas/conda/envs/verl"]
     # a path the run did not give names no setting
     other = text.replace("Can't find conda env directory /mnt/nas/conda/envs/verl.", "Can't find /opt/x/y.")
     assert "CFG014" not in [f.rule for f in diagnose_text(other, _CATALOG).findings]

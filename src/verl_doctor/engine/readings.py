@@ -770,7 +770,7 @@ class ExceptionReadings:
                 given = value.strip().strip("'\"")
                 if path_kind(key) is None and "/" in given and len(given) >= 3 and given in words:
                     basis = f"{an(exc.type)} on {given}, which this run set as {key}"
-                    groups = {"options": key.lstrip("+~"), "value": given}
+                    groups = {"options": key.lstrip("+~"), "missing_path": given}
                     return self._credit(line, Fallback("CFG014", groups, basis))
         raised = self._raising_frame(line)
         if exc.type == "FileNotFoundError" and raised is not None and raised.package in _DATA_LIBRARIES:
