@@ -8051,3 +8051,26 @@ def test_a_path_any_setting_gave_that_is_not_there_is_that_settings_value() -> N
         "load_extern_type",
     )
     assert [f.rule for f in diagnose_text(module, _CATALOG).findings][:1] == ["CFG008"]
+
+
+def test_a_servers_own_failure_its_client_saw_echoes_what_the_server_says() -> None:
+    client = (
+        "(TaskRunner pid=12) Traceback (most recent call last):\n"
+        '(TaskRunner pid=12)   File "/opt/verl/verl/trainer/ppo/reward.py", line 55, in wrapped_fn\n'
+        "(TaskRunner pid=12)     r.raise_for_status()\n"
+        "(TaskRunner pid=12) requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for "
+        "url: http://10.0.2.9:8008/judge\n"
+    )
+    dead = (
+        "(vLLMHttpServer pid=21988) ERROR 12-12 17:40:02 [core_client.py:564] Engine core proc "
+        "EngineCore_DP0 died unexpectedly, shutting down client.\n"
+    )
+    assert [f.rule for f in diagnose_text(dead + client, _CATALOG).findings] == ["FLOW013"]
+    # alone, it says where to look, not that its cause was cut off
+    report = diagnose_text(client, _CATALOG)
+    assert not report.findings
+    [entry] = report.unrecognized
+    assert "that server's log" in (entry.hint or "")
+    # a client's error for the request it sent (4xx) is no echo
+    refused = client.replace("500 Server Error: Internal Server Error", "400 Client Error: Bad Request")
+    assert "that server's log" not in (diagnose_text(refused, _CATALOG).unrecognized[0].hint or "")

@@ -16,7 +16,7 @@ from verl_doctor.engine.fallbacks.packages import ROLLOUT_ENGINES
 from verl_doctor.engine.fingerprint import fingerprint
 from verl_doctor.engine.line_kinds import describe_phase, envelope
 from verl_doctor.engine.normalize import Worker
-from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, Unknown
+from verl_doctor.engine.readings import CONFIG_CHECK_TYPES, FRAME_LOOKBACK, SERVER_FAILED, Unknown
 
 # What a finding rests on when a rule knows the message's words (alone, or inside a Ray envelope).
 _WORDS = ("message", "envelope")
@@ -413,6 +413,11 @@ def _echo_entries(a: Analyzer, cls: Any) -> list[Any]:
         )
         if inner:
             hint = f"a {inner} was raised" + (f" while {phase}" if phase else "") + "; " + hint
+        elif SERVER_FAILED.search(line.text):
+            hint = (
+                "the server this request went to failed on its side (an HTTP 5xx): its own error "
+                "is in that server's log"
+            )
         out.append(
             cls(
                 source=line.source,

@@ -228,6 +228,12 @@ _PEER_LOST = frozenset(
 )
 
 
+# An HTTP client's error (requests, aiohttp, httpx, openai) for a status that is the server's own
+# failure (5xx): `HTTPError: 500 Server Error: ...`, `ClientResponseError: 500, message=...`.
+SERVER_FAILED = lazy_compile(
+    r"\b(?:HTTPError|ClientResponseError|HTTPStatusError|InternalServerError): "
+    r"(?:Error code: |Server error ')?5\d\d\b"
+)
 # A mapping a message prints (a config: `{'tokenizer': None, 'train_files': ...}`).
 _PRINTED_MAPPING = lazy_compile(r"\{['\"]\w+['\"]: ")
 # A message opening with who speaks and in which mode (`router_replay REPLAY: layer pos=47 has no
@@ -496,6 +502,12 @@ class ExceptionReadings:
         if exc is None:
             if "System error: " in line.text:
                 self._fallback(line, None)
+            return
+        if SERVER_FAILED.search(f"{exc.type}: {exc.message}"):
+            # A server the run called failing on its side (an HTTP 5xx its client raised): the
+            # cause is in the server's own log, as a dead actor's is in its worker's; the
+            # client's exception echoes it.
+            self._echo(line, None)
             return
         self._remember_unknown(line, exc)
 
