@@ -241,7 +241,7 @@ def report_parts(
             phase=u.phase,
             verl_frame=u.verl_frame,
             fingerprint=fingerprint(u.exc.type, u.exc.message),
-            hint=_join_hints(_config_hint(a, u), hint if i == 0 else None),
+            hint=_join_hints(_config_hint(a, u), _server_hint(u), hint if i == 0 else None),
         )
         for i, u in enumerate(a._unknown.values())
     ]
@@ -384,6 +384,16 @@ def _ended_by_an_exception(a: Analyzer, progress_at: dict[str, int]) -> bool:
     return any(u.line.number > progress_at.get(u.line.source, 0) for u in a._unknown.values())
 
 
+def _server_hint(u: Unknown) -> str | None:
+    """A server's own failure its client saw (an HTTP 5xx): say where its error is."""
+    if not (u.peer_lost and SERVER_FAILED.search(f"{u.exc.type}: {u.exc.message}")):
+        return None
+    return (
+        "the server this request went to failed on its side (an HTTP 5xx): its own error is in that "
+        "server's log"
+    )
+
+
 def _config_hint(a: Analyzer, u: Unknown) -> str | None:
     """An error verl raised that names config options: say which, so the user knows where to look."""
     if u.verl_frame is None or u.exc.type not in CONFIG_CHECK_TYPES:
@@ -413,11 +423,6 @@ def _echo_entries(a: Analyzer, cls: Any) -> list[Any]:
         )
         if inner:
             hint = f"a {inner} was raised" + (f" while {phase}" if phase else "") + "; " + hint
-        elif SERVER_FAILED.search(line.text):
-            hint = (
-                "the server this request went to failed on its side (an HTTP 5xx): its own error "
-                "is in that server's log"
-            )
         out.append(
             cls(
                 source=line.source,

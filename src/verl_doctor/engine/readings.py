@@ -460,8 +460,6 @@ class ExceptionReadings:
 
         def _continuation(self, line: Line, exact: bool = False) -> list[str]: ...
 
-        def _echo(self, line: Line, inner: str | None) -> None: ...
-
         def _phase_for(self, line: Line) -> tuple[str | None, str | None]: ...
 
         def _record(
@@ -504,12 +502,6 @@ class ExceptionReadings:
         if exc is None:
             if "System error: " in line.text:
                 self._fallback(line, None)
-            return
-        if SERVER_FAILED.search(f"{exc.type}: {exc.message}"):
-            # A server the run called failing on its side (an HTTP 5xx its client raised): the
-            # cause is in the server's own log, as a dead actor's is in its worker's; the
-            # client's exception echoes it.
-            self._echo(line, None)
             return
         self._remember_unknown(line, exc)
 
@@ -1187,12 +1179,14 @@ class ExceptionReadings:
         )
 
     def _peer_lost(self, line: Line, exc: ExceptionLine) -> bool:
-        """Whether an exception only says the process at the other end went away: a client's lost
-        connection, or a message cut short while it was received (`pickle data was truncated` in
-        a socket's recv: the sender died mid-send)."""
+        """Whether an exception only says the process at the other end went away or failed: a
+        client's lost connection, a server's own failure its client saw (an HTTP 5xx: the cause is
+        in the server's log), or a message cut short while it was received (`pickle data was
+        truncated` in a socket's recv: the sender died mid-send)."""
         if (
             exc.type in _PEER_LOST
             or (exc.type.endswith(("ClientResponseError", "HTTPError")) and _GATEWAY_LOST.search(exc.message))
+            or SERVER_FAILED.search(f"{exc.type}: {exc.message}")
             or _GLOO_PEER_GONE.search(exc.message)
         ):
             return True
