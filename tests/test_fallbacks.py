@@ -1090,6 +1090,14 @@ def test_a_refusal_about_a_data_row_is_not_a_setting() -> None:
             "ENV009",
             "torchvision",
         ),
+        # (the first of the packages named, the word `package` after it)
+        (
+            "sonic-moe kernel is missing required symbols: enums.ActivationType. Make sure you have the "
+            "`kernels` package and `nvidia-cutlass-dsl` installed.",
+            "ImportError",
+            "ENV009",
+            "kernels",
+        ),
         (
             "FlashAttention3 has been toggled on, but it cannot be used due to the following error: the package "
             "flash_attn_3 seems to be not installed.",
@@ -2930,19 +2938,30 @@ def test_two_of_rays_components_given_one_port_is_a_port_conflict() -> None:
             "resolve",
             "",
         ),
-        # an amount asked for beside the amount there is
-        (
-            "ValueError: Not enough host memory available. Requesting 220.00 GB but only have 22.69 GB free. "
-            "Please reduce the size of the hierarchical cache.",
-            f"{_SITE}/sglang/srt/mem_cache/pool_host/base.py",
-            "_allocate_host_buffer",
-            "__init__",  # (the host cache being built)
-        ),
     ],
 )
 def test_settings_refused_for_what_the_machine_has(message: str, path: str, func: str, caller: str) -> None:
     first = diagnose_text(_tb(message, path, func, "raise ValueError(", caller), _CATALOG).findings[0]
     assert (first.rule, first.confidence) == ("CFG014", "medium")
+
+
+def test_host_cache_larger_than_free_ram_is_host_memory() -> None:
+    """SGLang's hierarchical KV cache asking for more host RAM than is free: the node's RAM, with the
+    sizes the message gives and the cache's own flags as the fix."""
+    message = (
+        "ValueError: Not enough host memory available. Requesting 220.00 GB but only have 22.69 GB free. "
+        "Please reduce the size of the hierarchical cache."
+    )
+    log = _tb(
+        message,
+        f"{_SITE}/sglang/srt/mem_cache/pool_host/base.py",
+        "_allocate_host_buffer",
+        "raise ValueError(",
+    )
+    first = diagnose_text(log, _CATALOG).findings[0]
+    assert (first.rule, first.confidence) == ("DIST005", "high")
+    assert "220.00 GB asked, 22.69 GB free" in first.cause
+    assert any("--hicache-size" in c for fix in first.fixes for c in fix.commands)
 
 
 @pytest.mark.parametrize(

@@ -144,7 +144,9 @@ _INSTALL_NEEDED = lazy_compile(
     r"|(?:package|library|module) [`'\"]?(?P<h>[A-Za-z][\w.-]*[_\d][\w.-]*)[`'\"]? "
     r"(?:is not|seems? (?:to be )?not(?: to be)?) installed"
     r"|the package for (?P<i>[A-Za-z][\w.-]*) (?:doesn't|does not) seem to be installed"
-    r"|make sure (?:that )?you have [`'\"]?(?P<j>[A-Za-z][\w.-]*)[`'\"]? installed"
+    # (`Make sure you have the `kernels` package and `nvidia-cutlass-dsl` installed.`: the first)
+    r"|make sure (?:that )?you have (?:the )?[`'\"]?(?P<j>[A-Za-z][\w.-]*)[`'\"]?"
+    r"(?: (?:package|library))?(?: and [^.]{1,80})? installed"
     r"|ensure (?:that )?(?:the )?[`'\"]?(?P<c>[A-Za-z][\w.-]*)[`'\"]? (?:package )?"
     r"is (?:properly |correctly )?installed"
     r"|requires? (?:the )?[`'\"](?P<d>[A-Za-z][\w.-]*)[`'\"](?: package| library)?"
