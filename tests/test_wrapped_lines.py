@@ -252,3 +252,32 @@ def test_a_clue_whose_line_a_wrap_cut_is_read_joined() -> None:
     catalog = load_catalog(include_user=False, use_cache=False)
     assert [f.rule for f in diagnose_text(log, catalog).findings][:1] == ["DIST012"]
     assert [f.rule for f in diagnose_text(wrapped, catalog).findings][:1] == ["DIST012"]
+
+
+_PYDANTIC_REFUSAL = (
+    "Traceback (most recent call last):\n"
+    '  File "/opt/verl/verl/workers/rollout/vllm_rollout/vllm_async_server.py", line 291, in launch_server\n'
+    "    vllm_config = engine_args.create_engine_config()\n"
+    '  File "/usr/local/lib/python3.11/site-packages/vllm/engine/arg_utils.py", line 1350, in '
+    "create_engine_config\n"
+    "    scheduler_config = SchedulerConfig(\n"
+    '  File "/usr/local/lib/python3.11/site-packages/pydantic/_internal/_dataclasses.py", line 123, in '
+    "__init__\n"
+    "    s.__pydantic_validator__.validate_python(ArgsKwargs(args, kwargs), self_instance=s)\n"
+    "pydantic_core._pydantic_core.ValidationError: 1 validation error for SchedulerConfig\n"
+    "  Value error, max_num_partial_prefills (0) must be greater than or equal to 1. [type=value_error, "
+    "input_value=ArgsKwargs((), {}), input_type=ArgsKwargs]\n"
+)
+
+
+@pytest.mark.parametrize("width", [78, 80])
+def test_config_class_name_cut_by_a_wrap(width: int) -> None:
+    """pydantic's `N validation error for <class>` cut inside the class's name by a terminal (the
+    rest of the name alone on the next line): still the config class refusing a value."""
+    wrapped = "\n".join(
+        "\n".join(line[i : i + width] for i in range(0, len(line), width)) or line
+        for line in _PYDANTIC_REFUSAL.split("\n")
+    )
+    assert "error for SchedulerConfig" not in wrapped  # (cut inside the name)
+    assert _first(_PYDANTIC_REFUSAL) == "CFG014"
+    assert _first(wrapped) == "CFG014"

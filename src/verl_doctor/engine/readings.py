@@ -164,6 +164,7 @@ _VALIDATOR_SAID = lazy_compile(
     r"^(?P<kind>Value error|Assertion failed), (?P<msg>.+?)(?: \[type=[a-z_]+[,\]].*)?$"
 )
 _FIELD_NAME = lazy_compile(r"^[A-Za-z_][\w.]*$")
+_NAME_PIECE = lazy_compile(r"^(\w+)\s*$")  # the rest of a name a wrap cut, alone on its line
 _FIELD_SAID = lazy_compile(r"^(?P<msg>.+?) \[type=[a-z_]+[,\]]")
 # The key a KeyError (or OmegaConf's ConfigKeyError) did not find: `'vllm_x'`, `Missing key vllm_x`.
 _LOOKED_UP = lazy_compile(r"^(?:Missing key |['\"])(?P<key>[\w.-]{2,100})['\"]?$")
@@ -315,6 +316,19 @@ def _with_cut_word(own: str, reading: str) -> str:
         return own
     rest = _WORD_GOES_ON.match(reading, len(own))
     return own + rest.group(0) if rest else own
+
+
+def _validator_said(follow: str) -> tuple[str, str] | None:
+    """(exception type, message) of the refusal pydantic prints on the lines after its
+    `N validation error for X` (`  Value error, <message> [type=...]`, or a field's name and
+    `  Input should be ...`), or None when those lines are not one."""
+    after = [message_of(ln) for ln in follow.split("\n")[:3]]
+    refusal = _VALIDATOR_SAID.match(after[0])
+    if refusal is not None:
+        return ("AssertionError" if refusal["kind"] == "Assertion failed" else "ValueError"), refusal["msg"]
+    if len(after) > 1 and _FIELD_NAME.match(after[0]) and (said := _FIELD_SAID.match(after[1])):
+        return "ValueError", f"{after[0]}: {said['msg']}"
+    return None
 
 
 def _readings(line: Line, pieces: list[str]) -> list[str]:
@@ -1296,18 +1310,19 @@ class ExceptionReadings:
         speaking; False when the lines after it are not one."""
         from verl_doctor.engine.fallbacks.wording import EXCHANGE_REFUSED
 
-        cls = _VALIDATION_FOR.search(line.text)
-        if cls is None or EXCHANGE_REFUSED.search(line.text):
+        text, follow = line.text, line.follow.lstrip("\n")
+        said = _validator_said(follow)
+        if said is None and len(line.raw) >= WRAPPED_WIDTH:
+            # (a terminal's wrap cut the class's name: `... for SchedulerCo` / `nfig`, the
+            # refusal on the lines after that piece)
+            first, _, rest = follow.partition("\n")
+            piece = _NAME_PIECE.match(message_of(first))
+            if piece is not None and (said := _validator_said(rest)) is not None:
+                text += piece[1]
+        cls = _VALIDATION_FOR.search(text)
+        if cls is None or said is None or EXCHANGE_REFUSED.search(text):
             return False
-        after = [message_of(ln) for ln in line.follow.lstrip("\n").split("\n")[:3]]
-        refusal = _VALIDATOR_SAID.match(after[0])
-        if refusal is not None:
-            exc_type = "AssertionError" if refusal["kind"] == "Assertion failed" else "ValueError"
-            message = refusal["msg"]
-        elif len(after) > 1 and _FIELD_NAME.match(after[0]) and (said := _FIELD_SAID.match(after[1])):
-            exc_type, message = "ValueError", f"{after[0]}: {said['msg']}"
-        else:
-            return False
+        exc_type, message = said
         last = self._last_frame(line)
         package = last[1].package if last is not None and 0 <= line.number - last[0] <= 8 else None
         path = last[1].path if last is not None else ""
