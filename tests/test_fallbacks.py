@@ -8093,3 +8093,31 @@ def test_a_servers_own_failure_its_client_saw_echoes_what_the_server_says() -> N
     # a client's error for the request it sent (4xx) is no echo
     refused = client.replace("500 Server Error: Internal Server Error", "400 Client Error: Bad Request")
     assert "that server's log" not in (diagnose_text(refused, _CATALOG).unrecognized[0].hint or "")
+
+
+def test_a_guess_from_a_tracebacks_shape_stands_below_the_reading_of_its_exception() -> None:
+    """A traceback through verl's weight sync (a guess from its shape) that ends in verl refusing a
+    setting of the run by its words: the refusal leads, the guess stays beside it."""
+    text = (
+        "python3 -m verl.trainer.main_ppo actor_rollout_ref.rollout.checkpoint_engine.backend=delta_sharded "
+        "+actor_rollout_ref.rollout.checkpoint_engine.engine_kwargs.delta_sharded.encoding=indices\n"
+        "Traceback (most recent call last):\n"
+        '  File "/root/verl/verl/checkpoint_engine/base.py", line 535, in update_weights\n'
+        "    results = ray.get(\n"
+        "ray.exceptions.RayTaskError(NotImplementedError): ray::WorkerDict.actor_update_weights() (pid=5102, "
+        "ip=10.0.0.5, actor_id=e18c4a7d, repr=<verl.single_controller.ray.base.WorkerDict object at 0x7f31>)\n"
+        '  File "/root/verl/verl/workers/engine_workers.py", line 761, in update_weights\n'
+        "    metrics = await self.checkpoint_engine.send_weights(self.actor.engine)\n"
+        '  File "/root/verl/verl/checkpoint_engine/delta_checkpoint_engine.py", line 601, in send_weights\n'
+        "    engine.prime_delta_snapshots()\n"
+        '  File "/root/verl/verl/workers/engine/base.py", line 204, in prime_delta_snapshots\n'
+        "    gen, _ = self.get_per_tensor_param_shard()\n"
+        '  File "/root/verl/verl/workers/engine/veomni/transformer_impl.py", line 579, in get_per_tensor_param_shard\n'
+        "    gen, meta = veomni_shard_export(self.module)\n"
+        '  File "/root/verl/verl/workers/engine/veomni/utils.py", line 321, in veomni_shard_export\n'
+        '    raise NotImplementedError("VeOmni GPT-OSS does not support delta_sharded weight updates")\n'
+        "NotImplementedError: VeOmni GPT-OSS does not support delta_sharded weight updates\n"
+    )
+    findings = diagnose_text(text, _CATALOG).findings
+    assert [f.rule for f in findings][:2] == ["CFG014", "FLOW006"]
+    assert findings[1].basis == "clue"

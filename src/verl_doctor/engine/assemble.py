@@ -28,6 +28,7 @@ _ENGINE_NOT_STARTED = "FLOW010"  # ... or failed to start
 # it) stands.
 _RAISED_ABOVE = 4
 _ENDS_THE_TRACEBACK = 12  # lines from a traceback's last frame a clue read to the exception
+_CLUE_TO_ITS_END = 60  # lines from a clue's frame to the exception its traceback ends in
 # The kinds of error that explain the phase they end (the environment, a setting of the run):
 # where it failed is then only where.
 _ENDS_A_PHASE = frozenset(("env", "config"))
@@ -544,7 +545,9 @@ def _without_echoes(a: Analyzer, errors: list[Any]) -> tuple[list[Any], list[Any
 def _message_before_guess(findings: list[Any]) -> None:
     """A guess from a traceback's shape (a clue) that leads is put after a message the log
     states in words before it, in the same source: what was printed first is the nearer cause
-    (the rollout engine died, then the weight sync that needed it failed)."""
+    (the rollout engine died, then the weight sync that needed it failed). Else it is put after
+    a reading, as sure as it, of the exception that ends its traceback (within _CLUE_TO_ITS_END
+    lines after it): the exception's own words say what the traceback's shape only hints at."""
     if not findings or findings[0].basis != "clue":
         return
     guess = findings[0]
@@ -560,6 +563,19 @@ def _message_before_guess(findings: list[Any]) -> None:
     if earlier:
         findings.remove(earlier[0])
         findings.insert(0, earlier[0])
+        return
+    ended_in = [
+        f
+        for f in findings
+        if f.basis.startswith("exception")
+        and f.confidence == guess.confidence
+        and f.severity != "warning"
+        and f.source == guess.source
+        and 0 < f.first_line - guess.first_line <= _CLUE_TO_ITS_END
+    ]
+    if ended_in:
+        findings.remove(ended_in[0])
+        findings.insert(0, ended_in[0])
 
 
 def _wrapped_reading_before_wrapper(findings: list[Any]) -> None:
