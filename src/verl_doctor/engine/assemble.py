@@ -563,19 +563,8 @@ def _message_before_guess(findings: list[Any]) -> None:
     if earlier:
         findings.remove(earlier[0])
         findings.insert(0, earlier[0])
-        return
-    ended_in = [
-        f
-        for f in findings
-        if f.basis.startswith("exception")
-        and f.confidence == guess.confidence
-        and f.severity != "warning"
-        and f.source == guess.source
-        and 0 < f.first_line - guess.first_line <= _CLUE_TO_ITS_END
-    ]
-    if ended_in:
-        findings.remove(ended_in[0])
-        findings.insert(0, ended_in[0])
+    else:
+        _reading_of_its_exception_first(findings, "clue", _CLUE_TO_ITS_END)
 
 
 def _wrapped_reading_before_wrapper(findings: list[Any]) -> None:
@@ -583,18 +572,24 @@ def _wrapped_reading_before_wrapper(findings: list[Any]) -> None:
     failed in) is put after a reading of an exception printed inside the traceback it wraps,
     as sure as it: the exception's own words (a config class refusing a value, chained under
     the type the wrapper names) say more than its type and where it happened."""
-    if not findings or findings[0].basis != "envelope":
+    _reading_of_its_exception_first(findings, "envelope", FRAME_LOOKBACK)
+
+
+def _reading_of_its_exception_first(findings: list[Any], lead_basis: str, within: int) -> None:
+    """Put first, when the leading finding has `lead_basis`, the first reading of an exception
+    (not a symptom, as sure as the lead, in its source) printed up to `within` lines after it."""
+    if not findings or findings[0].basis != lead_basis:
         return
-    wrapper = findings[0]
+    lead = findings[0]
     inside = [
         f
         for f in findings
         if f.basis.startswith("exception")
-        and f.confidence == wrapper.confidence
+        and f.confidence == lead.confidence
         and not f.symptom
         and f.severity != "warning"
-        and f.source == wrapper.source
-        and 0 < f.first_line - wrapper.first_line <= FRAME_LOOKBACK
+        and f.source == lead.source
+        and 0 < f.first_line - lead.first_line <= within
     ]
     if inside:
         findings.remove(inside[0])
